@@ -1,0 +1,66 @@
+import { keyHashSecret } from "../services/access/key-hash-secret.ts";
+import { UsageLimiter } from "../services/access/rate-limits.ts";
+import { config } from "../services/core/config.ts";
+import type { Database } from "../services/store/database.ts";
+import { openStore } from "../services/store/open.ts";
+import { forwardToServer } from "./cli/admin-client.ts";
+import { runCommand } from "./cli/run.ts";
+import type { CliRuntime } from "./cli/runtime.ts";
+import { queueSettings } from "./queue/connection.ts";
+import { queueExecutor, type RunExecutor } from "./runs/executors.ts";
+
+/**
+ * `npx corpus …`. Opens the store itself; when a running server holds the embedded store, the
+ * command is handed to that server over its local admin socket and runs there.
+ */
+function standaloneRuntime(): CliRuntime & { close(): Promise<void> } {
+  const cfg = config();
+  let db: Promise<Database> | undefined;
+  let redis: import("ioredis").Redis | undefined;
+  let executor: RunExecutor | undefined;
+  return {
+    config: cfg,
+    cwd: process.cwd(),
+    withStore: async (work) => {
+      db ??= openStore(cfg);
+      return work(await db);
+    },
+    withLimiter: async (work) => {
+      if (cfg.REDIS_URL && !redis) {
+        const { Redis } = await import("ioredis");
+        redis = new Redis(cfg.REDIS_URL, { maxRetriesPerRequest: 1 });
+      }
+      return work(new UsageLimiter(redis ?? null, undefined, cfg.REDIS_PREFIX));
+    },
+    key: { hashSecret: () => keyHashSecret(cfg) },
+    runs: async () => {
+      const settings = queueSettings(cfg);
+      if (!settings) return null;
+      executor ??= queueExecutor(settings);
+      return executor;
+    },
+    out: (text) => console.log(text),
+    err: (text) => console.error(text),
+    progress: process.stderr,
+    close: async () => {
+      await executor?.close();
+      redis?.disconnect();
+      if (db) await (await db.catch(() => undefined))?.close();
+    },
+  };
+}
+
+async function main(argv: string[]): Promise<number> {
+  const rt = standaloneRuntime();
+  const { code, storeBusy } = await runCommand(argv, rt).finally(() => rt.close());
+  if (!storeBusy) return code;
+  const forwarded = await forwardToServer(rt.config.DATA_DIR, argv, process.cwd(), (line) => {
+    if (line.stream === "out") console.log(line.text);
+    else process.stderr.write(line.stream === "progress" ? (line.text ?? "") : `${line.text}\n`);
+  });
+  if (forwarded !== undefined) return forwarded;
+  rt.err(`error: ${storeBusy.message}`);
+  return 2;
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,25 @@
+import type { IngestSummary } from "../pipeline/ingest.ts";
+
+export function formatSummary(summary: IngestSummary): string {
+  const { documents: d, provisions: p } = summary;
+  return [
+    `Ingest run ${summary.runId} finished in ${summary.seconds.toFixed(1)} s.`,
+    `  documents:  ${d.total} (${d.created} created, ${d.updated} updated, ${d.unchanged} unchanged)`,
+    `  provisions: ${p.total} (${p.added} added, ${p.changed} changed, ${p.unchanged} unchanged, ${p.absent} no longer in source)`,
+    `  versions written: ${summary.versions}`,
+    ...(summary.duplicatesDropped
+      ? [`  repeated articles dropped from the source: ${summary.duplicatesDropped}`]
+      : []),
+  ].join("\n");
+}
+
+/** A plain text table: header, then rows, columns padded. */
+export function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join("  ")
+      .trimEnd();
+  return [line(header), ...rows.map(line)].join("\n");
+}

@@ -1,0 +1,134 @@
+import type { Database } from "../../services/store/database.ts";
+import { type PersistOutcome, persistDocument } from "../../services/store/documents.ts";
+import {
+  beginIngestRun,
+  failAbandonedRuns,
+  finishIngestRun,
+  recordIngestProgress,
+  startIngestRun,
+} from "../../services/store/ingest-runs.ts";
+import type { CanonicalDocumentInput } from "../model.ts";
+import { classify, type DomainRules } from "./classify.ts";
+import { validateDocument } from "./validate.ts";
+
+/** One document handed to the pipeline by a source adapter. */
+export interface SourceDocument {
+  file: string;
+  document: CanonicalDocumentInput;
+  duplicatesDropped?: string[];
+}
+
+export interface IngestSummary {
+  runId: number;
+  documents: { total: number; created: number; updated: number; unchanged: number };
+  provisions: { total: number; added: number; changed: number; unchanged: number; absent: number };
+  versions: number;
+  duplicatesDropped: number;
+  seconds: number;
+  outcomes: PersistOutcome[];
+}
+
+export interface IngestProgress {
+  documentsDone: number;
+  documentsTotal: number;
+  current: string;
+  provisions: number;
+}
+
+export interface IngestRequest {
+  source: string;
+  sourceVersion: string | null;
+  parameters: object;
+  documentsTotal: number;
+  /** Documents are read lazily so that only one large document is in memory at a time. */
+  documents: Iterable<SourceDocument>;
+  rules: DomainRules;
+  /** A run queued beforehand (admin endpoint, `corpus runs submit`); otherwise a new run is recorded. */
+  runId?: number | undefined;
+  /** Record changes in the search outbox: true when an Elasticsearch/OpenSearch index follows the store. */
+  searchOutbox?: boolean;
+  onProgress?: (progress: IngestProgress) => void;
+}
+
+/**
+ * Runs one ingest: each document is validated, classified and written in its own transaction.
+ * The first bad document stops the run with its file and field named; documents before it are
+ * loaded completely, it and the ones after it are not touched.
+ */
+export async function ingest(db: Database, request: IngestRequest): Promise<IngestSummary> {
+  const started = performance.now();
+  const run = {
+    source: request.source,
+    sourceVersion: request.sourceVersion,
+    parameters: request.parameters,
+    rulesHash: request.rules.hash,
+    documentsTotal: request.documentsTotal,
+  };
+  let runId: number;
+  if (request.runId === undefined) {
+    runId = await startIngestRun(db, run);
+    await failAbandonedRuns(db, runId);
+  } else {
+    runId = request.runId;
+    await beginIngestRun(db, runId, run);
+  }
+
+  const summary: IngestSummary = {
+    runId,
+    documents: { total: 0, created: 0, updated: 0, unchanged: 0 },
+    provisions: { total: 0, added: 0, changed: 0, unchanged: 0, absent: 0 },
+    versions: 0,
+    duplicatesDropped: 0,
+    seconds: 0,
+    outcomes: [],
+  };
+  const report = () => {
+    const { outcomes, ...rest } = summary;
+    return {
+      ...rest,
+      seconds: Math.round((performance.now() - started) / 10) / 100,
+      documentsLoaded: outcomes.map((o) => o.publicId),
+    };
+  };
+
+  try {
+    for (const { file, document, duplicatesDropped } of request.documents) {
+      const doc = validateDocument(document, file);
+      request.onProgress?.({
+        documentsDone: summary.documents.total,
+        documentsTotal: request.documentsTotal,
+        current: doc.title,
+        provisions: summary.provisions.total,
+      });
+      const outcome = await persistDocument(db, {
+        doc,
+        domains: classify(doc, request.rules),
+        rulesHash: request.rules.hash,
+        runId,
+        file,
+        searchOutbox: request.searchOutbox ?? false,
+      });
+      summary.outcomes.push(outcome);
+      summary.documents.total += 1;
+      summary.documents[outcome.outcome] += 1;
+      summary.provisions.total += doc.provisions.length;
+      for (const key of ["added", "changed", "unchanged", "absent"] as const)
+        summary.provisions[key] += outcome.provisions[key];
+      summary.versions += outcome.versions;
+      summary.duplicatesDropped += duplicatesDropped?.length ?? 0;
+      await recordIngestProgress(db, runId, summary.documents.total, report());
+    }
+  } catch (error) {
+    await finishIngestRun(db, runId, report(), (error as Error).message);
+    throw error;
+  }
+  summary.seconds = report().seconds;
+  request.onProgress?.({
+    documentsDone: summary.documents.total,
+    documentsTotal: request.documentsTotal,
+    current: "done",
+    provisions: summary.provisions.total,
+  });
+  await finishIngestRun(db, runId, report());
+  return summary;
+}

@@ -1,0 +1,19 @@
+import type { ConnectionOptions } from "bullmq";
+import type { Config } from "../../services/core/config.ts";
+
+/** BullMQ's connection and key prefix from REDIS_URL and REDIS_PREFIX; undefined when embedded. */
+export function queueSettings(config: Config): { connection: ConnectionOptions; prefix: string } | undefined {
+  if (!config.REDIS_URL) return undefined;
+  const url = new URL(config.REDIS_URL);
+  return {
+    connection: {
+      host: url.hostname,
+      port: Number(url.port || 6379),
+      ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
+      ...(url.protocol === "rediss:" ? { tls: {} } : {}),
+      // Workers block on Redis; BullMQ requires this to be null.
+      maxRetriesPerRequest: null,
+    },
+    prefix: `${config.REDIS_PREFIX}:bull`,
+  };
+}

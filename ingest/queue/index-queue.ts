@@ -1,0 +1,104 @@
+import { type ConnectionOptions, type Queue, Worker } from "bullmq";
+import type { Logger } from "pino";
+import type { IndexStore } from "../../services/search/index-store.ts";
+import type { Database } from "../../services/store/database.ts";
+import {
+  type OutboxBatch,
+  pruneIndexed,
+  redispatchStale,
+  releaseBatch,
+} from "../../services/store/search-outbox.ts";
+import { dispatchOutbox, indexProvisions, type OutboxSink } from "./index-jobs.ts";
+
+/**
+ * Indexing through BullMQ on Redis: the dispatcher turns search-outbox entries into jobs, workers
+ * index them. Jobs are small (ids only), named after their outbox range so the same range is
+ * never queued twice, and retried with exponential backoff.
+ */
+export const INDEX_QUEUE = "index";
+
+export const INDEX_JOB_OPTIONS = {
+  /** Attempts before a job is left failed for a person to look at (default 10). */
+  attempts: 10,
+  /** Waits 1 s, 2 s, 4 s… between attempts. */
+  backoff: { type: "exponential" as const, delay: 1000 },
+  removeOnComplete: 1000,
+  removeOnFail: false,
+};
+
+export interface QueueSettings {
+  connection: ConnectionOptions;
+  /** BullMQ key prefix: `<REDIS_PREFIX>:bull`. */
+  prefix: string;
+}
+
+export function queueSink(queue: Queue, db: Database): OutboxSink {
+  return async (batch: OutboxBatch) => {
+    try {
+      await queue.add("index-provisions", batch, {
+        ...INDEX_JOB_OPTIONS,
+        jobId: `outbox-${batch.firstId}-${batch.lastId}`,
+      });
+    } catch (error) {
+      await releaseBatch(db, batch.firstId, batch.lastId);
+      throw error;
+    }
+  };
+}
+
+/** In embedded mode (no Redis) the same jobs run in this process. */
+export function inProcessSink(db: Database, index: IndexStore): OutboxSink {
+  return (batch) => indexProvisions(db, index, batch);
+}
+
+export function startIndexWorker(
+  db: Database,
+  index: IndexStore,
+  settings: QueueSettings,
+  logger: Logger,
+): Worker {
+  const worker = new Worker<OutboxBatch>(INDEX_QUEUE, (job) => indexProvisions(db, index, job.data), {
+    connection: settings.connection,
+    prefix: settings.prefix,
+    concurrency: 2,
+  });
+  worker.on("failed", (job, error) =>
+    logger.warn({ err: error, job: job?.id, attempts: job?.attemptsMade }, "index job failed"),
+  );
+  worker.on("error", (error) => logger.warn({ err: error }, "index worker error"));
+  return worker;
+}
+
+/**
+ * Polls the outbox and hands entries to the sink; entries handed over long ago and never indexed
+ * (a job lost with its Redis) are handed over again. Stops with stop().
+ */
+export function startDispatcher(db: Database, sink: OutboxSink, logger: Logger, intervalMs = 1000) {
+  let stopped = false;
+  let running: Promise<void> = Promise.resolve();
+  let rounds = 0;
+  const round = async () => {
+    try {
+      if (rounds++ % 60 === 0) {
+        await redispatchStale(db, 300);
+        await pruneIndexed(db);
+      }
+      const n = await dispatchOutbox(db, sink);
+      if (n > 0) logger.debug({ provisions: n }, "dispatched to the index");
+    } catch (error) {
+      logger.warn({ err: error }, "search outbox dispatch failed; entries wait for the next round");
+    }
+  };
+  const timer = setInterval(() => {
+    if (!stopped) running = running.then(round);
+  }, intervalMs);
+  return {
+    /** One round now (tests, or after an ingest). */
+    flush: () => (running = running.then(round)),
+    stop: async () => {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import type { CanonicalProvision, CanonicalVersion } from "../../model.ts";
+
+/** LEGI states that end a provision whatever its dates say. */
+const ENDED = new Set(["ABROGE", "ANNULE", "PERIME", "TRANSFERE", "DEPLACE", "DENONCE", "REMPLACE"]);
+/** LEGI states of a version that a later version replaced. */
+const SUPERSEDED = new Set(["MODIFIE", "MODIFIE_MORT_NE"]);
+
+function byDates(from: string | null, to: string | null, asOf: string): CanonicalProvision["status"] {
+  if (from !== null && from > asOf) return "not_yet_in_force";
+  if (to !== null && to <= asOf) return "repealed";
+  return "in_force";
+}
+
+/**
+ * Status of the current version of an article on the snapshot date. Dates decide unless the state
+ * says the article has ended; MODIFIE on a current article means a dated future version exists.
+ */
+export function provisionStatus(
+  etat: string | null,
+  from: string | null,
+  to: string | null,
+  asOf: string,
+): CanonicalProvision["status"] {
+  if (etat && ENDED.has(etat)) return "repealed";
+  return byDates(from, to, asOf);
+}
+
+export function versionStatus(
+  etat: string | null,
+  from: string | null,
+  to: string | null,
+  asOf: string,
+): CanonicalVersion["status"] {
+  if (etat && ENDED.has(etat)) return "repealed";
+  if (etat && SUPERSEDED.has(etat) && to !== null && to <= asOf) return "superseded";
+  return byDates(from, to, asOf);
+}

@@ -1,0 +1,158 @@
+import type { Redis } from "ioredis";
+import {
+  type RateLimiterAbstract,
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+} from "rate-limiter-flexible";
+import type { PlanRow } from "../store/access.ts";
+
+/**
+ * Per-project request limits from the plan: a minute window and a calendar-month window.
+ * In Redis (shared by every API process) when REDIS_URL is set, in memory when embedded.
+ * Policy when Redis is unreachable: keep serving, each process counting in memory on its own
+ * (rate-limiter-flexible's insurance limiter), and say so in logs and /readyz.
+ */
+export interface UsageDecision {
+  allowed: boolean;
+  /** The minute window: what x-ratelimit-limit and x-ratelimit-remaining describe. */
+  limit: number;
+  remaining: number;
+  monthlyLimit?: number;
+  monthlyRemaining?: number;
+  retryAfterSeconds?: number;
+}
+
+/** Requests without a valid key are counted per client address, so guessing keys is slow too. */
+export const ANONYMOUS_PER_MINUTE = 60;
+
+const month = (now: Date) => now.toISOString().slice(0, 7);
+const secondsToNextMonth = (now: Date) =>
+  Math.ceil((Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1) - now.getTime()) / 1000);
+
+export class UsageLimiter {
+  private readonly limiters = new Map<string, RateLimiterAbstract>();
+  private redisFailures = 0;
+
+  constructor(
+    private readonly redis: Redis | null,
+    private readonly onRedisError: (error: Error) => void = () => undefined,
+    /** Prefix of every Redis key, so deployments (and tests) sharing a Redis never share counters. */
+    readonly namespace = "lc",
+  ) {}
+
+  get backend(): "redis" | "memory" {
+    return this.redis ? "redis" : "memory";
+  }
+
+  /** Redis is configured but the last command failed: counting falls back to each process. */
+  get degraded(): boolean {
+    return this.redis !== null && this.redisFailures > 0;
+  }
+
+  private limiter(keyPrefix: string, points: number, duration: number): RateLimiterAbstract {
+    let limiter = this.limiters.get(keyPrefix);
+    if (!limiter) {
+      const prefixed = `${this.namespace}:${keyPrefix}`;
+      const memory = new RateLimiterMemory({ keyPrefix: prefixed, points, duration });
+      limiter = this.redis
+        ? new RateLimiterRedis({
+            storeClient: this.redis,
+            keyPrefix: prefixed,
+            points,
+            duration,
+            insuranceLimiter: memory,
+          })
+        : memory;
+      this.limiters.set(keyPrefix, limiter);
+    }
+    return limiter;
+  }
+
+  private async take(
+    limiter: RateLimiterAbstract,
+    key: string,
+    cost: number,
+  ): Promise<RateLimiterRes & { rejected: boolean }> {
+    try {
+      const result = await limiter.consume(key, cost);
+      this.noteRedis(limiter);
+      return Object.assign(result, { rejected: false });
+    } catch (error) {
+      if (error instanceof RateLimiterRes) {
+        this.noteRedis(limiter);
+        return Object.assign(error, { rejected: true });
+      }
+      throw error;
+    }
+  }
+
+  /** rate-limiter-flexible answers from the insurance limiter when Redis fails; we notice by probing. */
+  private noteRedis(limiter: RateLimiterAbstract) {
+    if (!this.redis || !(limiter instanceof RateLimiterRedis)) return;
+    if (this.redis.status === "ready") {
+      this.redisFailures = 0;
+    } else {
+      if (this.redisFailures === 0) this.onRedisError(new Error(`Redis is ${this.redis.status}`));
+      this.redisFailures += 1;
+    }
+  }
+
+  async consumeProject(projectId: number, plan: PlanRow, cost = 1, now = new Date()): Promise<UsageDecision> {
+    const minute = await this.take(
+      this.limiter(`rl:min:${plan.name}`, plan.requestsPerMinute, 60),
+      String(projectId),
+      cost,
+    );
+    const base = { limit: plan.requestsPerMinute, remaining: Math.max(0, minute.remainingPoints) };
+    if (minute.rejected) {
+      return {
+        ...base,
+        allowed: false,
+        retryAfterSeconds: Math.max(1, Math.ceil(minute.msBeforeNext / 1000)),
+      };
+    }
+    const monthly = await this.take(
+      this.limiter(
+        `rl:month:${month(now)}:${plan.name}`,
+        plan.requestsPerMonth,
+        secondsToNextMonth(now) + 86_400,
+      ),
+      String(projectId),
+      cost,
+    );
+    const decision = {
+      ...base,
+      monthlyLimit: plan.requestsPerMonth,
+      monthlyRemaining: Math.max(0, monthly.remainingPoints),
+    };
+    if (monthly.rejected) return { ...decision, allowed: false, retryAfterSeconds: secondsToNextMonth(now) };
+    return { ...decision, allowed: true };
+  }
+
+  /** What a project has used in the current windows, without consuming anything. */
+  async usage(projectId: number, plan: PlanRow, now = new Date()) {
+    const minute = await this.limiter(`rl:min:${plan.name}`, plan.requestsPerMinute, 60).get(
+      String(projectId),
+    );
+    const monthly = await this.limiter(
+      `rl:month:${month(now)}:${plan.name}`,
+      plan.requestsPerMonth,
+      secondsToNextMonth(now) + 86_400,
+    ).get(String(projectId));
+    return {
+      minute: { used: minute?.consumedPoints ?? 0, limit: plan.requestsPerMinute },
+      month: { used: monthly?.consumedPoints ?? 0, limit: plan.requestsPerMonth, period: month(now) },
+    };
+  }
+
+  async consumeAnonymous(address: string): Promise<UsageDecision> {
+    const result = await this.take(this.limiter("rl:anon", ANONYMOUS_PER_MINUTE, 60), address, 1);
+    return {
+      allowed: !result.rejected,
+      limit: ANONYMOUS_PER_MINUTE,
+      remaining: Math.max(0, result.remainingPoints),
+      ...(result.rejected ? { retryAfterSeconds: Math.max(1, Math.ceil(result.msBeforeNext / 1000)) } : {}),
+    };
+  }
+}

@@ -1,0 +1,128 @@
+import express, { type RequestHandler, Router } from "express";
+import helmet from "helmet";
+import { pinoHttp } from "pino-http";
+import swaggerUi from "swagger-ui-express";
+import { AppError } from "../core/errors.ts";
+import type { AppContext } from "./context.ts";
+import { access, anonymousLimit } from "./middleware/access.ts";
+import { errorRenderer, MethodNotAllowed, notFoundRoute } from "./middleware/errors.ts";
+import { requestContext } from "./middleware/request-context.ts";
+import { buildOpenApiDocument } from "./openapi.ts";
+import { adminRouter } from "./routes/admin.ts";
+import { coverageRouter } from "./routes/coverage.ts";
+import { documentsRouter } from "./routes/documents.ts";
+import { domainsRouter } from "./routes/domains.ts";
+import { healthRouter } from "./routes/health.ts";
+import { provisionsRouter } from "./routes/provisions.ts";
+import { searchRouter } from "./routes/search.ts";
+
+export const MAX_URL_LENGTH = 4096;
+export const MAX_BODY_BYTES = 64 * 1024;
+
+/** Paths of the API and the methods they accept, for 405 answers. */
+const ROUTES: Array<[RegExp, string[]]> = [
+  [/^\/api\/v1\/(search|domains|coverage|openapi\.json)$/, ["GET"]],
+  [/^\/api\/v1\/(provisions|documents)\/.+$/, ["GET"]],
+  [/^\/api\/v1\/admin\/ingest-runs$/, ["GET", "POST"]],
+  [/^\/api\/v1\/admin\/ingest-runs\/[^/]+$/, ["GET"]],
+];
+
+const methodGuard: RequestHandler = (req, _res, next) => {
+  const route = ROUTES.find(([pattern]) => pattern.test(req.path));
+  next(
+    route && !route[1].includes(req.method)
+      ? new MethodNotAllowed(req.method, req.path, route[1])
+      : undefined,
+  );
+};
+
+const urlLengthGuard: RequestHandler = (req, _res, next) => {
+  next(
+    req.originalUrl.length > MAX_URL_LENGTH
+      ? new AppError("invalid_request", `query: the URL is longer than ${MAX_URL_LENGTH} characters`, "query")
+      : undefined,
+  );
+};
+
+/**
+ * Requests still being handled, for graceful shutdown: a handler may still be running after its
+ * client went away, and the database must stay open until it is done.
+ */
+export class InFlight {
+  private count = 0;
+  private waiters: Array<() => void> = [];
+
+  readonly track: RequestHandler = (_req, res, next) => {
+    this.count += 1;
+    res.once("close", () => {
+      this.count -= 1;
+      if (this.count === 0) for (const resolve of this.waiters.splice(0)) resolve();
+    });
+    next();
+  };
+
+  drained(): Promise<void> {
+    return this.count === 0 ? Promise.resolve() : new Promise((resolve) => this.waiters.push(resolve));
+  }
+}
+
+/** The HTTP application. Tests import this; services/api/server.ts runs it. */
+export function createApp(ctx: AppContext, inFlight = new InFlight()): express.Express {
+  const app = express();
+  app.use(inFlight.track);
+  app.disable("x-powered-by");
+  app.set("query parser", "simple");
+
+  app.use(requestContext(ctx.coverageUrl));
+  app.use(
+    pinoHttp({
+      logger: ctx.logger,
+      genReqId: (_req, res) => res.locals.requestId as string,
+      // Path only: no query string (it may hold what a person typed), no headers (the key).
+      serializers: {
+        req: (req: { method: string; url: string }) => ({ method: req.method, path: req.url.split("?")[0] }),
+        res: (res: { statusCode: number }) => ({ status: res.statusCode }),
+      },
+      customProps: (_req, res) => ({ requestId: res.locals.requestId, ...(res.locals.logFields ?? {}) }),
+      autoLogging: { ignore: (req) => req.url === "/healthz" || req.url === "/readyz" },
+    }),
+  );
+  // HTTPS-only headers would break a plain-http local run (the docs page's assets).
+  const https = ctx.config.PUBLIC_URL.startsWith("https:");
+  app.use(
+    helmet({
+      hsts: https,
+      contentSecurityPolicy: { directives: { upgradeInsecureRequests: https ? [] : null } },
+    }),
+  );
+  app.use(urlLengthGuard);
+  app.use(healthRouter(ctx));
+
+  const anonymous = anonymousLimit(ctx);
+  const openApi = buildOpenApiDocument();
+  app.get("/api/v1/openapi.json", anonymous, (_req, res) => {
+    res.json(openApi);
+  });
+  app.use(
+    "/api/v1/docs",
+    anonymous,
+    swaggerUi.serve,
+    swaggerUi.setup(openApi, { customSiteTitle: "Legal corpus API" }),
+  );
+
+  const guard = access(ctx);
+  const api = Router();
+  api.use(adminRouter(ctx, guard));
+  api.use(express.json({ limit: MAX_BODY_BYTES }));
+  api.use(searchRouter(ctx, guard));
+  api.use(domainsRouter(ctx, guard));
+  api.use(provisionsRouter(ctx, guard));
+  api.use(documentsRouter(ctx, guard));
+  api.use(coverageRouter(ctx, guard));
+  app.use("/api/v1", api);
+
+  app.use(anonymous, methodGuard);
+  app.use(notFoundRoute);
+  app.use(errorRenderer(ctx.logger));
+  return app;
+}

@@ -1,0 +1,61 @@
+import { Redis } from "ioredis";
+import type { Logger } from "pino";
+import { queueSettings } from "../../ingest/queue/connection.ts";
+import { inProcessExecutor, queueExecutor } from "../../ingest/runs/executors.ts";
+import { KeyCache } from "../access/key-cache.ts";
+import { keyHashSecret } from "../access/key-hash-secret.ts";
+import { UsageLimiter } from "../access/rate-limits.ts";
+import type { Config } from "../core/config.ts";
+import { rulesLoader, TitleClassifier } from "../search/best-effort.ts";
+import { createSearchEngine } from "../search/engines.ts";
+import type { Database } from "../store/database.ts";
+import type { AppContext } from "./context.ts";
+
+/** Builds the request context from configuration: the one place that picks implementations. */
+export async function buildContext(
+  config: Config,
+  db: Database,
+  logger: Logger,
+): Promise<AppContext & { close: () => Promise<void> }> {
+  const redis = config.REDIS_URL
+    ? new Redis(config.REDIS_URL, {
+        // Fail fast when Redis is down so the in-memory insurance limiter answers at once.
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 1,
+        lazyConnect: false,
+      })
+    : null;
+  redis?.on("error", (error) =>
+    logger.warn({ err: error }, "Redis error: rate limits are counted per process until it is back"),
+  );
+  const limiter = new UsageLimiter(
+    redis,
+    (error) => logger.warn({ err: error }, "rate limits fell back to per-process memory"),
+    config.REDIS_PREFIX,
+  );
+  const search = await createSearchEngine(config, db);
+  const keys = new KeyCache();
+  // Server Postgres only: PGlite's LISTEN stopped the embedded server on its first authenticated
+  // request (e2e). Without a listener the cache is simply not used, which is correct.
+  const stopListening = db.kind === "pg" ? await keys.attach(db) : async () => {};
+  const settings = queueSettings(config);
+  const runs = settings ? queueExecutor(settings) : inProcessExecutor(db, config, logger);
+  return {
+    config,
+    db,
+    search,
+    limiter,
+    runs,
+    keys,
+    titles: new TitleClassifier(db, rulesLoader(config.DOMAIN_RULES)),
+    keyHashSecret: keyHashSecret(config),
+    logger,
+    coverageUrl: `${config.PUBLIC_URL}/api/v1/coverage`,
+    close: async () => {
+      await stopListening();
+      await runs.close();
+      await search.close();
+      redis?.disconnect();
+    },
+  };
+}

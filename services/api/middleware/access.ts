@@ -1,0 +1,83 @@
+import type { RequestHandler, Response } from "express";
+import { authenticate, type Principal } from "../../access/keys.ts";
+import type { UsageDecision } from "../../access/rate-limits.ts";
+import type { Scope } from "../../access/scopes.ts";
+import { AppError } from "../../core/errors.ts";
+import { findPlan, type PlanRow, touchApiKey } from "../../store/access.ts";
+import type { AppContext } from "../context.ts";
+
+function setLimitHeaders(res: Response, decision: UsageDecision) {
+  res.set("x-ratelimit-limit", String(decision.limit));
+  res.set("x-ratelimit-remaining", String(decision.remaining));
+  if (decision.monthlyLimit !== undefined) {
+    res.set("x-ratelimit-monthly-limit", String(decision.monthlyLimit));
+    res.set("x-ratelimit-monthly-remaining", String(decision.monthlyRemaining));
+  }
+  if (!decision.allowed) {
+    res.set("retry-after", String(decision.retryAfterSeconds ?? 60));
+    throw new AppError(
+      "rate_limited",
+      `Too many requests: retry after ${decision.retryAfterSeconds} seconds.`,
+    );
+  }
+}
+
+/** Plans change rarely; a short cache keeps them off the hot path. */
+function planCache(ctx: AppContext) {
+  const cache = new Map<string, { plan: PlanRow; until: number }>();
+  return async (name: string): Promise<PlanRow> => {
+    const hit = cache.get(name);
+    if (hit && hit.until > Date.now()) return hit.plan;
+    const plan = await findPlan(ctx.db, name);
+    if (!plan) throw new Error(`project plan ${name} does not exist`);
+    cache.set(name, { plan, until: Date.now() + 30_000 });
+    return plan;
+  };
+}
+
+export function principal(res: Response): Principal {
+  return res.locals.principal as Principal;
+}
+
+/** Public pages and unknown paths are counted per client address, and carry the headers too. */
+export function anonymousLimit(ctx: AppContext): RequestHandler {
+  return async (req, res, next) => {
+    setLimitHeaders(res, await ctx.limiter.consumeAnonymous(req.ip ?? "unknown"));
+    next();
+  };
+}
+
+/**
+ * Bearer authentication, the project's rate limits (headers on every response, errors included),
+ * then the scope. Requests without a valid key are limited per client address.
+ */
+export function access(ctx: AppContext) {
+  const plans = planCache(ctx);
+  const lastTouched = new Map<number, number>();
+  return (scope: Scope, cost = 1): RequestHandler =>
+    async (req, res, next) => {
+      let who: Principal;
+      try {
+        who = await authenticate(ctx.db, ctx.keyHashSecret, req.get("authorization"), ctx.keys);
+      } catch (error) {
+        setLimitHeaders(res, await ctx.limiter.consumeAnonymous(req.ip ?? "unknown"));
+        throw error;
+      }
+      res.locals.principal = who;
+      res.locals.logFields = { key: who.lookupId, project: who.projectName };
+      const plan = await plans(who.plan);
+      res.locals.plan = plan;
+      setLimitHeaders(res, await ctx.limiter.consumeProject(who.projectId, plan, cost));
+      if (!who.scopes.includes(scope)) {
+        throw new AppError("forbidden", `This key lacks the ${scope} scope that this endpoint requires.`);
+      }
+      // last_used_at is for people, not accounting: once a minute per key is enough.
+      if ((lastTouched.get(who.keyId) ?? 0) < Date.now() - 60_000) {
+        lastTouched.set(who.keyId, Date.now());
+        touchApiKey(ctx.db, who.keyId).catch((error) =>
+          ctx.logger.warn({ err: error }, "could not record key use"),
+        );
+      }
+      next();
+    };
+}

@@ -1,0 +1,46 @@
+import type { z } from "zod";
+import type { SearchOutcome } from "../../search/service.ts";
+import type { Meta } from "../envelope.ts";
+import type { searchResponseSchema } from "../schemas.ts";
+
+export const provisionUrl = (publicId: string) => `/api/v1/provisions/${publicId}`;
+
+export function presentSearch(
+  outcome: SearchOutcome,
+  page: { limit: number; offset: number },
+  meta: Meta,
+): z.infer<typeof searchResponseSchema> {
+  const nextOffset = page.offset + outcome.hits.length;
+  return {
+    data: outcome.hits.map((hit) => ({
+      id: hit.publicId,
+      number: hit.number,
+      document: { id: hit.document.publicId, title: hit.document.title },
+      section_path: hit.sectionPath,
+      snippet: hit.snippet,
+      status: hit.status,
+      effective_from: hit.effectiveFrom,
+      effective_to: hit.effectiveTo,
+      domains: hit.domains,
+      score: hit.score,
+      ...(hit.classifiedBy ? { classified_by: hit.classifiedBy } : {}),
+      url: provisionUrl(hit.publicId),
+    })),
+    pagination: {
+      limit: page.limit,
+      offset: page.offset,
+      total: outcome.total,
+      next_offset: nextOffset < outcome.total && outcome.hits.length > 0 ? nextOffset : null,
+    },
+    ...(outcome.filter.domains
+      ? {
+          filter: {
+            mode: outcome.filterMode,
+            domains: outcome.filter.domains,
+            restricted_by_key: outcome.filter.restrictedByKey,
+          },
+        }
+      : {}),
+    meta,
+  };
+}

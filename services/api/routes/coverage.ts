@@ -1,0 +1,84 @@
+import { Router } from "express";
+import { z } from "zod";
+import { DOMAINS, domainSchema } from "../../core/domains.ts";
+import { corpusStats } from "../../store/stats.ts";
+import type { AppContext } from "../context.ts";
+import { meta } from "../envelope.ts";
+import type { access } from "../middleware/access.ts";
+import { metaSchema } from "../schemas.ts";
+
+export const coverageResponseSchema = z
+  .object({
+    data: z.object({
+      rule: z.string().meta({ description: "How to read an empty result." }),
+      documents: z.array(
+        z.object({
+          id: z.string(),
+          title: z.string(),
+          kind: z.string(),
+          source: z.string(),
+          snapshot: z.string().nullable(),
+          domains: z.array(domainSchema),
+          provisions: z.number(),
+          loaded_at: z.string(),
+        }),
+      ),
+      domains: z.array(
+        z.object({ domain: domainSchema, provisions: z.number(), documents: z.array(z.string()) }),
+      ),
+      provisions: z.number(),
+      unclassified_provisions: z.number(),
+      last_ingest: z
+        .object({
+          run_id: z.number(),
+          source: z.string(),
+          snapshot: z.string().nullable(),
+          finished_at: z.string(),
+        })
+        .nullable(),
+    }),
+    meta: metaSchema,
+  })
+  .meta({ id: "CoverageResponse" });
+
+export const COVERAGE_RULE =
+  "An empty result means the act is not loaded yet; it never means that no such law exists. Only the documents listed here are loaded.";
+
+/** What is loaded, per document and per domain: what a client checks before saying "no such law". */
+export function coverageRouter(ctx: AppContext, guard: ReturnType<typeof access>): Router {
+  return Router().get("/coverage", guard("corpus:read"), async (_req, res) => {
+    const stats = await corpusStats(ctx.db);
+    const body: z.infer<typeof coverageResponseSchema> = {
+      data: {
+        rule: COVERAGE_RULE,
+        documents: stats.perDocument.map((d) => ({
+          id: d.publicId,
+          title: d.title,
+          kind: d.kind,
+          source: d.source,
+          snapshot: d.sourceVersion,
+          domains: d.domains as z.infer<typeof domainSchema>[],
+          provisions: d.provisions,
+          loaded_at: d.loadedAt,
+        })),
+        domains: DOMAINS.map((domain) => ({
+          domain,
+          provisions: stats.perDomain[domain] ?? 0,
+          documents: stats.documentsPerDomain[domain] ?? [],
+        })),
+        provisions: stats.provisions,
+        unclassified_provisions: stats.provisionsUnclassified,
+        last_ingest: stats.lastIngest
+          ? {
+              run_id: stats.lastIngest.runId,
+              source: stats.lastIngest.source,
+              snapshot: stats.lastIngest.sourceVersion,
+              finished_at: stats.lastIngest.finishedAt,
+            }
+          : null,
+      },
+      meta: meta(res),
+    };
+    res.json(body);
+  });
+}

@@ -1,0 +1,102 @@
+import type { Server } from "node:http";
+import { ingestLegi } from "../../ingest/commands.ts";
+import { progressReporter } from "../../ingest/progress.ts";
+import { inProcessSink, startDispatcher } from "../../ingest/queue/index-queue.ts";
+import { config } from "../core/config.ts";
+import { logger } from "../core/logger.ts";
+import { createIndexedEngine } from "../search/engines.ts";
+import { rebuildIndex } from "../search/indexer.ts";
+import { openStore } from "../store/open.ts";
+import { corpusStats } from "../store/stats.ts";
+import { startAdminSocket } from "./admin-socket.ts";
+import { createApp, InFlight } from "./app.ts";
+import { buildContext } from "./context-factory.ts";
+
+/**
+ * `npm start`: the whole service on whatever the configuration names, embedded by default.
+ * On first start with an empty store it loads the bundled LEGI corpus.
+ */
+async function main() {
+  const cfg = config();
+  const db = await openStore(cfg);
+  const stats = await corpusStats(db);
+  if (stats.documents === 0 && cfg.INGEST_ON_FIRST_START) {
+    console.log("Empty store: loading the bundled French codes (@socialgouv/legi-data), once…");
+    const progress = progressReporter();
+    const summary = await ingestLegi(db, cfg, { onProgress: progress.update }).finally(() => progress.stop());
+    console.log(
+      `Loaded ${summary.provisions.total} provisions from ${summary.documents.total} codes in ${summary.seconds.toFixed(1)} s.`,
+    );
+  }
+
+  const ctx = await buildContext(cfg, db, logger);
+  const inFlight = new InFlight();
+  if (cfg.SEARCH_ENGINE !== "postgres") await ensureIndex(cfg, db);
+  // Without Redis there is no worker: this process runs the indexing jobs itself.
+  const inProcessIndexing =
+    cfg.SEARCH_ENGINE !== "postgres" && !cfg.REDIS_URL
+      ? await createIndexedEngine(cfg).then((engine) => ({
+          engine,
+          dispatcher: startDispatcher(db, inProcessSink(db, engine), logger),
+        }))
+      : undefined;
+  // The embedded store admits one process: the CLI reaches it through the server while it runs.
+  const admin = cfg.DATABASE_URL ? undefined : await startAdminSocket(ctx);
+  const server: Server = createApp(ctx, inFlight).listen(cfg.PORT, () => {
+    const where = cfg.DATABASE_URL ? `Postgres at ${db.location}` : `embedded PGlite in ${db.location}`;
+    console.log(
+      [
+        `Legal corpus API listening on ${cfg.PUBLIC_URL} (store: ${where}; rate limits: ${ctx.limiter.backend}; search: ${ctx.search.name}).`,
+        `  API reference: ${cfg.PUBLIC_URL}/api/v1/docs`,
+        "  Create a project and a key (in another terminal):",
+        "    npx corpus projects create my-app",
+        "    npx corpus keys create --project my-app",
+        `  Then: curl -H "Authorization: Bearer <key>" "${cfg.PUBLIC_URL}/api/v1/search?q=rupture+conventionnelle"`,
+      ].join("\n"),
+    );
+  });
+  server.headersTimeout = 20_000;
+  server.requestTimeout = 30_000;
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "shutting down: finishing requests in flight");
+    admin?.close();
+    server.close(async () => {
+      // Connections are closed, but a handler whose client left may still be at work.
+      await inFlight.drained();
+      await inProcessIndexing?.dispatcher.stop();
+      await inProcessIndexing?.engine.close();
+      await ctx.close();
+      await db.close();
+      process.exit(0);
+    });
+    server.closeIdleConnections();
+    setTimeout(() => process.exit(1), 10_000).unref();
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+}
+
+/** With an index engine, the first start builds the index from Postgres when its alias is missing. */
+async function ensureIndex(cfg: ReturnType<typeof config>, db: Awaited<ReturnType<typeof openStore>>) {
+  const engine = await createIndexedEngine(cfg);
+  try {
+    if ((await engine.aliasTargets()).length > 0) return;
+    console.log(`No search index behind ${cfg.SEARCH_INDEX} yet: building it from Postgres…`);
+    const outcome = await rebuildIndex(db, engine, {
+      shards: cfg.SEARCH_SHARDS,
+      replicas: cfg.SEARCH_REPLICAS,
+    });
+    console.log(`Indexed ${outcome.documents} provisions in ${outcome.seconds.toFixed(1)} s.`);
+  } finally {
+    await engine.close();
+  }
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? `error: ${error.message}` : error);
+  process.exit(1);
+});

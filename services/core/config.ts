@@ -1,0 +1,121 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { z } from "zod";
+
+/** Repository root, so that defaults do not depend on the current directory of the caller. */
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+const emptyAsUndefined = (value: unknown) => (value === "" ? undefined : value);
+
+/**
+ * Every environment variable the service reads, with its default.
+ * The README's configuration table is checked against this list by a test.
+ */
+export const configSchema = z.object({
+  /** Server Postgres connection string. Unset: embedded PGlite under DATA_DIR. */
+  DATABASE_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^postgres(ql)?$/ }).optional()),
+  /** Where embedded data lives (PGlite files, downloaded source snapshots). */
+  DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default("./data")),
+  /** Domain classification rules applied at ingest. */
+  DOMAIN_RULES: z.preprocess(
+    emptyAsUndefined,
+    z.string().default(path.join(repoRoot, "ingest/rules/domains.yaml")),
+  ),
+  /**
+   * Secret under which API key secrets are hashed; every API process of a deployment shares it.
+   * Unset: made once and kept in DATA_DIR/key-hash.secret.
+   */
+  KEY_HASH_SECRET: z.preprocess(emptyAsUndefined, z.string().min(32, "at least 32 characters").optional()),
+  /** HTTP port of the API. */
+  PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
+  /** The address clients use to reach the service (links, coverage URL). Default: http://localhost:PORT. */
+  PUBLIC_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
+  /** Redis for shared rate-limit counters (and, later, queues). Unset: in memory, per process. */
+  REDIS_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^rediss?$/ }).optional()),
+  /** Prefix of this deployment's Redis keys. */
+  REDIS_PREFIX: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^[A-Za-z0-9:_-]+$/)
+      .default("lc"),
+  ),
+  /** Which search engine answers /search: Postgres full-text search, or an index kept in step with Postgres. */
+  SEARCH_ENGINE: z.preprocess(
+    emptyAsUndefined,
+    z.enum(["postgres", "elasticsearch", "opensearch"]).default("postgres"),
+  ),
+  /** Elasticsearch or OpenSearch address(es), comma-separated. Required with those engines. */
+  SEARCH_URL: z.preprocess(emptyAsUndefined, z.string().optional()),
+  /** The alias searches go through; indexes are `<alias>-<timestamp>` behind it. */
+  SEARCH_INDEX: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9_-]*$/)
+      .default("legal-corpus-provisions"),
+  ),
+  /** Primary shards of a new index. */
+  SEARCH_SHARDS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(64).default(1)),
+  /** Replicas of each shard in a new index (0 on a single node). */
+  SEARCH_REPLICAS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(5).default(0)),
+  /** On first start with an empty store, load the bundled LEGI corpus (set to false to start empty). */
+  INGEST_ON_FIRST_START: z.preprocess(
+    emptyAsUndefined,
+    z
+      .enum(["true", "false"])
+      .default("true")
+      .transform((v) => v === "true"),
+  ),
+  /** pino log level. */
+  LOG_LEVEL: z.preprocess(
+    emptyAsUndefined,
+    z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  ),
+});
+
+/** PUBLIC_URL always has a value once parsed (http://localhost:PORT by default). */
+export type Config = Omit<z.infer<typeof configSchema>, "PUBLIC_URL"> & { PUBLIC_URL: string };
+
+export class ConfigError extends Error {
+  constructor(public readonly issues: string[]) {
+    super(`Invalid configuration:\n${issues.map((issue) => `  - ${issue}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+/** Parses an environment; lists every bad variable at once rather than failing on the first. */
+export function parseConfig(env: NodeJS.ProcessEnv): Config {
+  const parsed = configSchema
+    .refine((c) => c.SEARCH_ENGINE === "postgres" || c.SEARCH_URL, {
+      path: ["SEARCH_URL"],
+      message: "required when SEARCH_ENGINE is elasticsearch or opensearch",
+    })
+    .safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`));
+  }
+  return {
+    ...parsed.data,
+    DATA_DIR: path.resolve(parsed.data.DATA_DIR),
+    PUBLIC_URL: (parsed.data.PUBLIC_URL ?? `http://localhost:${parsed.data.PORT}`).replace(/\/+$/, ""),
+  };
+}
+
+let cached: Config | undefined;
+
+export function config(): Config {
+  cached ??= parseConfig(process.env);
+  return cached;
+}
+
+/** Redacts the password of a connection URL before it is shown or logged. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return "<unparseable url>";
+  }
+}

@@ -1,0 +1,179 @@
+import type { SearchHit, SearchQuery, SearchResult } from "./engine.ts";
+import type { ProvisionIndexDocument } from "./index-document.ts";
+
+/**
+ * The request bodies Elasticsearch and OpenSearch share: index settings and mapping, the search
+ * query, and reading hits back. Both engines' glue only sends these; nothing here knows which
+ * client is used, so results are the same whatever the engine.
+ */
+
+export interface IndexLayout {
+  shards: number;
+  replicas: number;
+}
+
+/** French legal text: elided articles removed (l', d', qu'…), accents folded, light stemming. */
+export function indexBody(layout: IndexLayout) {
+  return {
+    settings: {
+      number_of_shards: layout.shards,
+      number_of_replicas: layout.replicas,
+      analysis: {
+        filter: {
+          french_elision: {
+            type: "elision",
+            articles_case: true,
+            articles: ["l", "m", "t", "qu", "n", "s", "j", "d", "c", "jusqu", "quoiqu", "lorsqu", "puisqu"],
+          },
+          french_stop: { type: "stop", stopwords: "_french_" },
+          french_stemmer: { type: "stemmer", language: "light_french" },
+        },
+        analyzer: {
+          french_legal: {
+            tokenizer: "standard",
+            filter: ["french_elision", "lowercase", "french_stop", "asciifolding", "french_stemmer"],
+          },
+        },
+        normalizer: { number_normalizer: { type: "custom", filter: ["uppercase"] } },
+      },
+    },
+    mappings: {
+      dynamic: "strict",
+      properties: {
+        public_id: { type: "keyword" },
+        source_id: { type: "keyword" },
+        version_id: { type: "keyword" },
+        document_id: { type: "keyword" },
+        document_title: { type: "text", analyzer: "french_legal", fields: { raw: { type: "keyword" } } },
+        number: { type: "keyword" },
+        number_key: { type: "keyword", normalizer: "number_normalizer" },
+        section_path: { type: "text", analyzer: "french_legal" },
+        text: { type: "text", analyzer: "french_legal" },
+        status: { type: "keyword" },
+        effective_from: { type: "date", format: "yyyy-MM-dd" },
+        effective_to: { type: "date", format: "yyyy-MM-dd" },
+        domains: { type: "keyword" },
+        document_domains: { type: "keyword" },
+        present_in_source: { type: "boolean" },
+        content_hash: { type: "keyword", index: false },
+      },
+    },
+  };
+}
+
+function filters(query: SearchQuery): object[] {
+  const filter: object[] = [{ term: { present_in_source: true } }];
+  if (query.domains) {
+    const candidates = query.unclassifiedDocuments ?? [];
+    filter.push(
+      candidates.length === 0
+        ? { terms: { domains: query.domains } }
+        : {
+            bool: {
+              should: [
+                { terms: { domains: query.domains } },
+                {
+                  bool: {
+                    must_not: { exists: { field: "domains" } },
+                    filter: { terms: { document_id: candidates } },
+                  },
+                },
+              ],
+              minimum_should_match: 1,
+            },
+          },
+    );
+  }
+  if (query.document) filter.push({ term: { document_id: query.document } });
+  if (query.inForce) {
+    filter.push(
+      { bool: { must_not: { term: { status: "repealed" } } } },
+      {
+        bool: {
+          should: [
+            { bool: { must_not: { exists: { field: "effective_from" } } } },
+            { range: { effective_from: { lte: query.asOf } } },
+          ],
+        },
+      },
+      {
+        bool: {
+          should: [
+            { bool: { must_not: { exists: { field: "effective_to" } } } },
+            { range: { effective_to: { gt: query.asOf } } },
+          ],
+        },
+      },
+    );
+  }
+  return filter;
+}
+
+export function searchBody(query: SearchQuery) {
+  return {
+    from: query.offset,
+    size: query.limit,
+    track_total_hits: true,
+    _source: { excludes: ["text", "content_hash"] },
+    query: {
+      bool: {
+        must: [
+          {
+            bool: {
+              should: [
+                {
+                  term: { number_key: { value: query.q.replace(/[\s.*°]+/g, "").toUpperCase(), boost: 10 } },
+                },
+                {
+                  multi_match: {
+                    query: query.q,
+                    fields: ["text", "section_path^2", "document_title"],
+                    type: "cross_fields",
+                    operator: "and",
+                  },
+                },
+              ],
+              minimum_should_match: 1,
+            },
+          },
+        ],
+        filter: filters(query),
+      },
+    },
+    sort: [{ _score: "desc" }, { public_id: "asc" }],
+    highlight: {
+      pre_tags: ["<mark>"],
+      post_tags: ["</mark>"],
+      fields: { text: { fragment_size: 180, number_of_fragments: 2, no_match_size: 180 } },
+    },
+  };
+}
+
+export interface RawHit {
+  _score: number | null;
+  _source: Omit<ProvisionIndexDocument, "text" | "content_hash">;
+  highlight?: { text?: string[] };
+}
+
+export function readHits(
+  hits: RawHit[],
+  total: number | { value: number },
+): Omit<SearchResult, "filterMode"> {
+  return {
+    total: typeof total === "number" ? total : total.value,
+    hits: hits.map(
+      (hit): SearchHit => ({
+        publicId: hit._source.public_id,
+        number: hit._source.number,
+        document: { publicId: hit._source.document_id, title: hit._source.document_title },
+        sectionPath: hit._source.section_path,
+        snippet: (hit.highlight?.text ?? []).join(" … "),
+        status: hit._source.status,
+        effectiveFrom: hit._source.effective_from,
+        effectiveTo: hit._source.effective_to,
+        domains: hit._source.domains,
+        score: Math.round((hit._score ?? 0) * 10000) / 10000,
+      }),
+    ),
+  };
+}

@@ -1,0 +1,60 @@
+import type { Domain } from "../core/domains.ts";
+
+/**
+ * One interface for every search engine: Postgres full-text search (embedded default), and the
+ * Elasticsearch and OpenSearch engines for scale. The API depends on this and nothing below it.
+ */
+export interface SearchQuery {
+  /** Free text as the user typed it. */
+  q: string;
+  limit: number;
+  offset: number;
+  /** Any of these domains; null: no domain filter. */
+  domains: Domain[] | null;
+  /**
+   * With a domain filter: unclassified provisions of these documents are candidates too
+   * (best_effort; see services/search/best-effort.ts). Empty or absent: exact filtering only.
+   */
+  unclassifiedDocuments?: string[];
+  /** Only this document (public id); null: all. */
+  document: string | null;
+  /** Only provisions in force on `asOf`. */
+  inForce: boolean;
+  /** YYYY-MM-DD, the day "in force" refers to. */
+  asOf: string;
+}
+
+export interface SearchHit {
+  publicId: string;
+  number: string;
+  document: { publicId: string; title: string };
+  sectionPath: string[];
+  /** Text around the matches, matched terms wrapped in <mark>…</mark>. */
+  snippet: string;
+  status: "in_force" | "repealed" | "not_yet_in_force";
+  effectiveFrom: string | null;
+  effectiveTo: string | null;
+  domains: Domain[];
+  score: number;
+  /** Set when the domains come from the document title after retrieval (best_effort). */
+  classifiedBy?: "document_title";
+}
+
+export interface SearchResult {
+  hits: SearchHit[];
+  /** How many provisions match in all (for pagination). */
+  total: number;
+  /**
+   * `exact`: the domain filter was applied in the query, so nothing outside it was retrieved.
+   * `best_effort`: some results were classified after retrieval (see the engines' docs).
+   */
+  filterMode: "exact" | "best_effort";
+}
+
+export interface SearchEngine {
+  readonly name: "postgres" | "elasticsearch" | "opensearch";
+  search(query: SearchQuery): Promise<SearchResult>;
+  /** For readiness: can the engine answer right now? */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,35 @@
+import type { Domain } from "../core/domains.ts";
+
+/**
+ * One index document per provision: what Elasticsearch and OpenSearch store. Postgres writes it
+ * (services/store/index-source.ts), so the index is a derived copy that can always be rebuilt, and
+ * the same provision version always yields the same document (indexing is idempotent). The
+ * mapping in dsl.ts is strict: a field added here must be added there.
+ */
+export interface ProvisionIndexDocument {
+  public_id: string;
+  source_id: string;
+  version_id: string;
+  document_id: string;
+  document_title: string;
+  number: string;
+  /** The article number however written: `L1237-1-1` for "L. 1237-1-1". */
+  number_key: string;
+  section_path: string[];
+  text: string;
+  status: "in_force" | "repealed" | "not_yet_in_force";
+  effective_from: string | null;
+  effective_to: string | null;
+  domains: Domain[];
+  /** Domains of the document itself. */
+  document_domains: Domain[];
+  present_in_source: boolean;
+  /** Postgres's content hash of the row: verification compares it. */
+  content_hash: string;
+}
+
+/** An index document as Postgres wrote it: its id (the public id) and its JSON, sent as is. */
+export interface IndexDocumentJson {
+  id: string;
+  json: string;
+}

@@ -1,0 +1,22 @@
+import type { IndexLayout } from "./dsl.ts";
+import type { IndexDocumentJson } from "./index-document.ts";
+
+/**
+ * What indexing needs from Elasticsearch or OpenSearch, and nothing more: each client's glue
+ * implements it in a few lines (elasticsearch-engine.ts, opensearch-engine.ts).
+ */
+export interface IndexStore {
+  /** The alias searches go through; concrete indexes are `<alias>-<version>`. */
+  readonly alias: string;
+  createIndex(name: string, layout: IndexLayout): Promise<void>;
+  deleteIndex(name: string): Promise<void>;
+  /** Indexes the alias points at now (empty when the alias does not exist). */
+  aliasTargets(): Promise<string[]>;
+  /** Points the alias at `index` and away from `previous`, in one atomic request. */
+  swapAlias(index: string, previous: string[]): Promise<void>;
+  /** Writes documents (by public id) and deletes ids; returns ids that failed. */
+  bulk(index: string, upserts: IndexDocumentJson[], deletes: string[]): Promise<string[]>;
+  refresh(index: string): Promise<void>;
+  /** public id → content hash of every document in the index. */
+  hashes(index: string): Promise<Map<string, string>>;
+}

@@ -1,0 +1,110 @@
+import type { Domain } from "../core/domains.ts";
+import type { Database } from "../store/database.ts";
+import type { SearchEngine, SearchHit, SearchQuery, SearchResult } from "./engine.ts";
+
+/**
+ * Postgres full-text search over `provisions.search_vector` (migration 003: French stemming with
+ * accents folded; number, headings and text weighted A, B, C; GIN index). Domains are a column of
+ * the same row, so a domain filter is always exact.
+ */
+const HEADLINE_OPTIONS =
+  'StartSel=<mark>, StopSel=</mark>, MaxWords=35, MinWords=15, MaxFragments=2, FragmentDelimiter=" … "';
+
+/** Parameters $2–$5: domains, document, in force only, as of. */
+const FILTERS = `AND ($2::text[] IS NULL OR p.domains && $2::text[]
+    OR (cardinality(p.domains) = 0 AND d.public_id = ANY($8::text[])))
+  AND ($3::text IS NULL OR d.public_id = $3)
+  AND (NOT $4::boolean OR (p.status <> 'repealed'
+    AND (p.effective_from IS NULL OR p.effective_from <= $5::date)
+    AND (p.effective_to IS NULL OR p.effective_to > $5::date)))`;
+
+interface Row {
+  public_id: string;
+  number: string;
+  document_public_id: string;
+  document_title: string;
+  section_path: string[];
+  snippet: string;
+  status: SearchHit["status"];
+  effective_from: string | null;
+  effective_to: string | null;
+  domains: Domain[];
+  score: number;
+  total: number;
+}
+
+export class PostgresSearchEngine implements SearchEngine {
+  readonly name = "postgres" as const;
+
+  constructor(private readonly db: Database) {}
+
+  async search(query: SearchQuery): Promise<SearchResult> {
+    // The page is chosen first; snippets are computed for that page only.
+    const { rows } = await this.db.query<Row>(
+      `WITH q AS (SELECT websearch_to_tsquery('french_unaccent', $1) AS query),
+       page AS (
+         SELECT p.id, ts_rank_cd(p.search_vector, q.query, 1) AS score, count(*) OVER () AS total
+         FROM provisions p JOIN documents d ON d.id = p.document_id, q
+         WHERE p.present_in_source AND p.search_vector @@ q.query
+           ${FILTERS}
+         ORDER BY score DESC, p.public_id
+         LIMIT $6 OFFSET $7
+       )
+       SELECT p.public_id, p.number, d.public_id AS document_public_id, d.title AS document_title, p.section_path,
+              ts_headline('french_unaccent', p.text, q.query, '${HEADLINE_OPTIONS}') AS snippet,
+              p.status, p.effective_from, p.effective_to, p.domains, page.score::float8 AS score, page.total
+       FROM page JOIN provisions p ON p.id = page.id JOIN documents d ON d.id = p.document_id, q
+       ORDER BY page.score DESC, p.public_id`,
+      [
+        query.q,
+        query.domains,
+        query.document,
+        query.inForce,
+        query.asOf,
+        query.limit,
+        query.offset,
+        query.unclassifiedDocuments ?? [],
+      ],
+    );
+    let total = rows[0]?.total ?? 0;
+    if (rows.length === 0 && query.offset > 0) total = await this.count(query);
+    return {
+      total,
+      filterMode: "exact",
+      hits: rows.map((r) => ({
+        publicId: r.public_id,
+        number: r.number,
+        document: { publicId: r.document_public_id, title: r.document_title },
+        sectionPath: r.section_path,
+        snippet: r.snippet,
+        status: r.status,
+        effectiveFrom: r.effective_from,
+        effectiveTo: r.effective_to,
+        domains: r.domains,
+        score: Math.round(r.score * 10000) / 10000,
+      })),
+    };
+  }
+
+  /** A page past the end still reports the total. */
+  private async count(query: SearchQuery): Promise<number> {
+    const { rows } = await this.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM provisions p JOIN documents d ON d.id = p.document_id
+       WHERE p.present_in_source AND p.search_vector @@ websearch_to_tsquery('french_unaccent', $1)
+         ${FILTERS.replace("$8", "$6")}`,
+      [query.q, query.domains, query.document, query.inForce, query.asOf, query.unclassifiedDocuments ?? []],
+    );
+    return rows[0]?.n ?? 0;
+  }
+
+  async ping(): Promise<boolean> {
+    try {
+      await this.db.query("SELECT 1");
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {}
+}

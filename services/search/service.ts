@@ -1,0 +1,71 @@
+import { authorizeDomains, type DomainFilter } from "../access/domains.ts";
+import type { Principal } from "../access/keys.ts";
+import type { Domain } from "../core/domains.ts";
+import { AppError } from "../core/errors.ts";
+import type { TitleClassifier } from "./best-effort.ts";
+import type { SearchEngine, SearchResult } from "./engine.ts";
+
+/**
+ * The engine did not answer. Still the spec's internal_error (a server fault), but the message
+ * tells the client what keeps working; the cause goes to the logs, never to the client.
+ */
+export class SearchUnavailable extends AppError {
+  constructor(
+    engine: string,
+    override readonly cause: unknown,
+  ) {
+    super(
+      "internal_error",
+      `Search is temporarily unavailable (${engine}). Provisions and documents can still be fetched by id; retry the search shortly.`,
+    );
+  }
+}
+
+export interface SearchRequest {
+  q: string;
+  limit: number;
+  offset: number;
+  domains?: Domain[] | undefined;
+  document?: string | undefined;
+  inForce: boolean;
+  asOf?: string | undefined;
+}
+
+export interface SearchOutcome extends SearchResult {
+  filter: DomainFilter;
+}
+
+/** Search on behalf of a key: its domain restriction applies before the engine is asked. */
+export async function searchProvisions(
+  engine: SearchEngine,
+  who: Principal,
+  request: SearchRequest,
+  titles?: TitleClassifier,
+): Promise<SearchOutcome> {
+  const filter = authorizeDomains(who, request.domains);
+  const candidates = filter.domains && titles ? await titles.candidates(filter.domains) : [];
+  const result = await engine
+    .search({
+      q: request.q,
+      limit: request.limit,
+      offset: request.offset,
+      domains: filter.domains,
+      unclassifiedDocuments: candidates,
+      document: request.document ?? null,
+      inForce: request.inForce,
+      asOf: request.asOf ?? new Date().toISOString().slice(0, 10),
+    })
+    .catch((error: unknown) => {
+      throw new SearchUnavailable(engine.name, error);
+    });
+  if (candidates.length === 0 || !titles || !filter.domains) return { ...result, filter };
+  const domains = filter.domains;
+  const hits = result.hits.map((hit) => titles.keep(hit, domains)).filter((hit) => hit !== undefined);
+  return {
+    ...result,
+    hits,
+    total: result.total - (result.hits.length - hits.length),
+    filterMode: "best_effort",
+    filter,
+  };
+}

@@ -1,0 +1,50 @@
+import type { IndexDocumentJson } from "../search/index-document.ts";
+import type { Database } from "./database.ts";
+
+/**
+ * What the search index is built from. Postgres writes each index document's JSON itself (one
+ * expression, the only definition of the document's shape, see index-document.ts): the rebuild
+ * and the jobs send exactly the same bytes for the same row, and Node neither parses rows into
+ * objects nor serialises them again on the hot path (bench:index).
+ */
+const DOCUMENT_JSON = `json_build_object(
+    'public_id', p.public_id, 'source_id', p.source_id, 'version_id', p.version_id,
+    'document_id', d.public_id, 'document_title', d.title, 'number', p.number, 'number_key', p.number_key,
+    'section_path', p.section_path, 'text', p.text, 'status', p.status,
+    'effective_from', p.effective_from, 'effective_to', p.effective_to,
+    'domains', p.domains, 'document_domains', d.domains,
+    'present_in_source', p.present_in_source, 'content_hash', p.content_hash)::text`;
+
+const SELECT = `SELECT p.id, p.public_id, ${DOCUMENT_JSON} AS json FROM provisions p JOIN documents d ON d.id = p.document_id`;
+
+type Row = { id: number; public_id: string; json: string };
+const toDocument = (row: Row): IndexDocumentJson => ({ id: row.public_id, json: row.json });
+
+export async function* provisionsForIndex(
+  db: Database,
+  pageSize = 2000,
+): AsyncGenerator<IndexDocumentJson[]> {
+  let after = 0;
+  for (;;) {
+    const { rows } = await db.query<Row>(`${SELECT} WHERE p.id > $1 ORDER BY p.id LIMIT $2`, [
+      after,
+      pageSize,
+    ]);
+    if (rows.length === 0) return;
+    after = rows[rows.length - 1]!.id;
+    yield rows.map(toDocument);
+  }
+}
+
+export async function provisionsByPublicId(db: Database, publicIds: string[]): Promise<IndexDocumentJson[]> {
+  const { rows } = await db.query<Row>(`${SELECT} WHERE p.public_id = ANY($1)`, [publicIds]);
+  return rows.map(toDocument);
+}
+
+/** public id → content hash of every provision: what a verification compares the index with. */
+export async function provisionHashes(db: Database): Promise<Map<string, string>> {
+  const { rows } = await db.query<{ public_id: string; content_hash: string }>(
+    "SELECT public_id, content_hash FROM provisions",
+  );
+  return new Map(rows.map((r) => [r.public_id, r.content_hash]));
+}

@@ -1,0 +1,55 @@
+import { mkdirSync } from "node:fs";
+import lockfile from "proper-lockfile";
+import type { Config } from "../core/config.ts";
+import { logger } from "../core/logger.ts";
+import { type Database, embeddedDataDir, openDatabase } from "./database.ts";
+import { migrate } from "./migrate.ts";
+
+export class StoreBusyError extends Error {
+  constructor(dataDir: string) {
+    super(
+      `The embedded store in ${dataDir} is open in another process (PGlite admits one process at a time).\n` +
+        "Stop that process and try again (if it was killed, its lock expires within 10 seconds), or set DATABASE_URL\n" +
+        "to use a Postgres server that any number of processes can share.",
+    );
+    this.name = "StoreBusyError";
+  }
+}
+
+/**
+ * Opens the store the configuration names and brings its schema up to date.
+ * The embedded store is locked for the life of the process so a second process gets a clear
+ * message instead of corrupting the files.
+ */
+export async function openStore(config: Pick<Config, "DATABASE_URL" | "DATA_DIR">): Promise<Database> {
+  if (config.DATABASE_URL) {
+    const db = await openDatabase({
+      url: config.DATABASE_URL,
+      onIdleError: (error) =>
+        logger.warn(
+          { error: error.message, code: (error as { code?: string }).code },
+          "Postgres dropped an idle connection; it will be replaced",
+        ),
+    });
+    await migrate(db);
+    return db;
+  }
+  const dir = embeddedDataDir(config.DATA_DIR);
+  mkdirSync(dir, { recursive: true });
+  let release: () => Promise<void>;
+  try {
+    release = await lockfile.lock(dir, { lockfilePath: `${dir}.lock`, stale: 10_000, update: 3_000 });
+  } catch (error) {
+    if ((error as { code?: string }).code === "ELOCKED") throw new StoreBusyError(dir);
+    throw error;
+  }
+  const db = await openDatabase({ dataDir: dir });
+  await migrate(db);
+  const close = db.close.bind(db);
+  return Object.assign(db, {
+    close: async () => {
+      await close();
+      await release();
+    },
+  });
+}

@@ -1,0 +1,79 @@
+import os from "node:os";
+import { resolveLegiSnapshot } from "../../ingest/sources/legi/snapshot.ts";
+import { differingTables, type Fingerprint } from "./fingerprint.ts";
+import { formatPhases, formatTable, formatTargets, summarise } from "./report.ts";
+import { describeServer, freshTarget } from "./targets.ts";
+import { type RunResult, runInWorker, VARIANTS, type Variant } from "./variants.ts";
+
+/**
+ * npm run bench:ingest — the full ingest of the installed LEGI codes on embedded PGlite and on
+ * server Postgres, beside the raw floor measured in the same run (same files, same rows, one COPY
+ * per table). Each run gets a fresh store and its own process. BENCH_RUNS sets the repetitions
+ * (default 3); medians and ratios are reported because the machines we run on are noisy.
+ * Exit code 0 whether or not the targets are met; non-zero only if the benchmark cannot run or
+ * cannot be trusted (the variants did not store identical rows).
+ */
+
+const runs = Number.parseInt(process.env.BENCH_RUNS ?? "3", 10);
+if (!Number.isInteger(runs) || runs < 1) {
+  console.error(`BENCH_RUNS must be a positive integer, got ${JSON.stringify(process.env.BENCH_RUNS)}`);
+  process.exit(2);
+}
+
+// The installed package, as `corpus ingest legi` without options (the cache is for fetched versions).
+const snapshot = await resolveLegiSnapshot({ cacheDir: os.tmpdir() });
+console.log(
+  `Ingest benchmark: ${snapshot.label} (${snapshot.codes.length} codes), ${runs} run(s) per variant, ` +
+    `${os.cpus().length} CPU(s), Node ${process.version}, server ${describeServer()}.`,
+);
+
+const results = new Map<Variant, RunResult[]>(VARIANTS.map((v) => [v, []]));
+const fingerprints = new Map<Variant, Fingerprint>();
+
+// Round robin (every variant once, then again): a slow spell on a noisy machine hits all of them.
+for (let run = 1; run <= runs; run += 1) {
+  for (const variant of VARIANTS) {
+    const target = await freshTarget(variant.database);
+    try {
+      const result = await runInWorker(variant, target.env);
+      results.get(variant)!.push(result);
+      console.log(
+        `  run ${run}/${runs}  ${variant.label.padEnd(17)} ${result.seconds.toFixed(2).padStart(7)} s` +
+          `  ${result.provisions} provisions  peak RSS ${Math.round(result.peakRssBytes / 1024 ** 2)} MB`,
+      );
+      // What was stored is the same every run; checking the first is enough.
+      if (run === 1) fingerprints.set(variant, await target.fingerprint());
+    } finally {
+      await target.dispose();
+    }
+  }
+}
+
+const summaries = VARIANTS.map((v) => summarise(v, results.get(v)!));
+const date = new Date().toISOString().slice(0, 10);
+console.log(`\nMedians of ${runs} run(s), ${date} (MB = 2^20 bytes; peak RSS = highest of the runs):\n`);
+console.log(formatTable(summaries));
+console.log("");
+for (const line of formatPhases(summaries)) console.log(line);
+
+// The comparison only means something if every variant stored exactly the same rows.
+const [reference, ...others] = VARIANTS;
+const mismatches = others.flatMap((v) => {
+  const tables = differingTables(fingerprints.get(reference!)!, fingerprints.get(v)!);
+  return tables.length ? [`${v.label} differs from ${reference!.label} in ${tables.join(", ")}`] : [];
+});
+const stored = fingerprints.get(reference!)!;
+if (mismatches.length === 0) {
+  const counts = Object.entries(stored).map(([table, { rows }]) => `${table} ${rows}`);
+  console.log(`Rows check: all variants stored identical rows (${counts.join(", ")}).`);
+} else {
+  for (const line of mismatches) console.log(`Rows check FAILED: ${line}`);
+  console.log(
+    "The variants did not store the same rows, so the ratios mean nothing: bring test/bench/floor-rows.ts " +
+      "in step with what services/store/documents.ts writes.",
+  );
+}
+
+console.log("\nTargets:");
+for (const line of formatTargets(summaries)) console.log(`  ${line}`);
+process.exitCode = mismatches.length === 0 ? 0 : 1;

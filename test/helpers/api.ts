@@ -1,0 +1,133 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Redis } from "ioredis";
+import { pino } from "pino";
+import { inject } from "vitest";
+import { ingestCanonicalFile, ingestLegi } from "../../ingest/commands.ts";
+import { inProcessExecutor } from "../../ingest/runs/executors.ts";
+import { createKey, createProject, revokeKey } from "../../services/access/keys.ts";
+import { UsageLimiter } from "../../services/access/rate-limits.ts";
+import type { Scope } from "../../services/access/scopes.ts";
+import { createApp } from "../../services/api/app.ts";
+import type { AppContext } from "../../services/api/context.ts";
+import { parseConfig, repoRoot } from "../../services/core/config.ts";
+import type { Domain } from "../../services/core/domains.ts";
+import { rulesLoader, TitleClassifier } from "../../services/search/best-effort.ts";
+import { PostgresSearchEngine } from "../../services/search/postgres-engine.ts";
+import { openTestStore, type StoreKind, type TestStore } from "./stores.ts";
+
+export const PUBLIC_URL = "http://api.test";
+
+/** A small real corpus: the Code du travail excerpt (classified) and a hand-written act (unclassified). */
+export async function seedSmallCorpus(store: TestStore, config: AppContext["config"]) {
+  const legiDir = mkdtempSync(path.join(tmpdir(), "lc-legi-"));
+  const { copyFileSync } = await import("node:fs");
+  copyFileSync(
+    path.join(repoRoot, "test/fixtures/legi/code-du-travail-excerpt.json"),
+    path.join(legiDir, "LEGITEXT000006072050.json"),
+  );
+  await ingestLegi(store.db, config, { path: legiDir });
+  await ingestCanonicalFile(
+    store.db,
+    config,
+    path.join(repoRoot, "test/fixtures/canonical/loi-exemple.json"),
+  );
+}
+
+export interface TestApi {
+  baseUrl: string;
+  ctx: AppContext;
+  store: TestStore;
+  redis: Redis | null;
+  keys: Record<string, string>;
+  close(): Promise<void>;
+}
+
+const KEYS: Array<[name: string, project: string, scopes?: Scope[], domains?: Domain[]]> = [
+  ["all", "pro-app", ["search:read", "corpus:read", "changes:read", "answer:write"]],
+  ["reader", "pro-app"],
+  ["searchOnly", "pro-app", ["search:read"]],
+  ["labourOnly", "pro-app", undefined, ["labour"]],
+  ["revoked", "pro-app"],
+  ["beta", "beta-app"],
+];
+
+/** A real app on a real store (and Redis when asked), listening on a free port. */
+export async function startTestApi(
+  kind: StoreKind,
+  options: { redis: boolean; label: string },
+): Promise<TestApi> {
+  const store = await openTestStore(kind, options.label);
+  const config = parseConfig({
+    DATA_DIR: mkdtempSync(path.join(tmpdir(), "lc-api-")),
+    KEY_HASH_SECRET: randomBytes(32).toString("hex"),
+    PUBLIC_URL,
+    LOG_LEVEL: "silent",
+  });
+  const redis = options.redis
+    ? new Redis(inject("redisUrl"), { enableOfflineQueue: false, maxRetriesPerRequest: 1 })
+    : null;
+  if (redis) await new Promise((resolve) => redis.once("ready", resolve));
+  const ctx: AppContext = {
+    config,
+    db: store.db,
+    search: new PostgresSearchEngine(store.db),
+    limiter: new UsageLimiter(redis, undefined, `lc-test-${randomBytes(4).toString("hex")}`),
+    keyHashSecret: config.KEY_HASH_SECRET!,
+    runs: inProcessExecutor(store.db, config, pino({ level: "silent" })),
+    titles: new TitleClassifier(store.db, rulesLoader(config.DOMAIN_RULES)),
+    logger: pino({ level: "silent" }),
+    coverageUrl: `${PUBLIC_URL}/api/v1/coverage`,
+  };
+  await seedSmallCorpus(store, config);
+  await createProject(store.db, "pro-app", "pro");
+  await createProject(store.db, "beta-app", "beta");
+  const keys: Record<string, string> = {};
+  for (const [name, project, scopes, domains] of KEYS) {
+    keys[name] = (await createKey(store.db, ctx.keyHashSecret, { project, scopes, domains })).key;
+  }
+  await revokeKey(store.db, keys.revoked!.split("_")[2]!);
+
+  const server = createApp(ctx).listen(0);
+  await new Promise((resolve) => server.once("listening", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    ctx,
+    store,
+    redis,
+    keys,
+    close: async () => {
+      await new Promise((resolve) => server.close(resolve));
+      redis?.disconnect();
+      await store.dispose();
+    },
+  };
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+export async function call(
+  api: TestApi,
+  pathAndQuery: string,
+  init: { key?: string; method?: string; body?: string; headers?: Record<string, string> } = {},
+): Promise<ApiResponse> {
+  const response = await fetch(`${api.baseUrl}${pathAndQuery}`, {
+    method: init.method ?? "GET",
+    headers: { ...(init.key ? { authorization: `Bearer ${init.key}` } : {}), ...init.headers },
+    ...(init.body !== undefined ? { body: init.body } : {}),
+  });
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {}
+  return { status: response.status, headers: response.headers, body };
+}

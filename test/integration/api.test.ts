@@ -1,0 +1,356 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DOMAINS } from "../../services/core/domains.ts";
+import { type ApiResponse, call, PUBLIC_URL, startTestApi, type TestApi } from "../helpers/api.ts";
+
+/** The spec's contract, on both set-ups: PGlite with in-memory limits, and Postgres with Redis. */
+const SETUPS = [
+  { name: "embedded (PGlite, in-memory limits)", kind: "pglite", redis: false },
+  { name: "server (Postgres, Redis)", kind: "postgres", redis: true },
+] as const;
+
+function expectEnvelope(response: ApiResponse, status: number, code: string, field?: string) {
+  expect(response.status).toBe(status);
+  expect(Object.keys(response.body)).toEqual(["error"]);
+  expect(Object.keys(response.body.error).sort()).toEqual(["code", "message", "request_id"]);
+  expect(response.body.error.code).toBe(code);
+  expect(response.body.error.request_id).toBe(response.headers.get("x-request-id"));
+  if (field) expect(response.body.error.message).toContain(field);
+}
+
+function expectCommonHeaders(response: ApiResponse) {
+  expect(response.headers.get("x-ratelimit-limit")).toMatch(/^\d+$/);
+  expect(response.headers.get("x-ratelimit-remaining")).toMatch(/^\d+$/);
+  expect(response.headers.get("x-request-id")).toBeTruthy();
+  expect(response.headers.get("x-coverage-url")).toBe(`${PUBLIC_URL}/api/v1/coverage`);
+  expect(response.headers.get("access-control-allow-origin")).toBeNull();
+}
+
+describe.each(SETUPS)("API v1 on $name", ({ kind, redis }) => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await startTestApi(kind, { redis, label: "api" });
+  });
+  afterAll(async () => api?.close());
+
+  describe("GET /search", () => {
+    it("finds provisions with highlighted snippets, pagination and the coverage note", async () => {
+      const r = await call(api, "/api/v1/search?q=période%20d'essai&limit=2", { key: api.keys.reader });
+      expect(r.status).toBe(200);
+      expectCommonHeaders(r);
+      expect(r.body.data[0]).toMatchObject({
+        id: "code-du-travail/L1221-19",
+        number: "L1221-19",
+        document: { id: "code-du-travail", title: "Code du travail" },
+        status: "in_force",
+        url: "/api/v1/provisions/code-du-travail/L1221-19",
+      });
+      expect(r.body.data[0].snippet).toMatch(/<mark>période<\/mark>/i);
+      expect(r.body.data[0].section_path.length).toBeGreaterThan(2);
+      expect(r.body.pagination).toMatchObject({ limit: 2, offset: 0 });
+      expect(r.body.meta.coverage_note).toMatch(/not loaded yet/);
+      expect(r.body.filter).toBeUndefined();
+    });
+
+    it("answers an empty list with 200", async () => {
+      const r = await call(api, "/api/v1/search?q=zzzyxw", { key: api.keys.reader });
+      expect(r.status).toBe(200);
+      expect(r.body.data).toEqual([]);
+      expect(r.body.pagination.total).toBe(0);
+      expect(r.body.meta.coverage_note).toBeTruthy();
+    });
+
+    it("filters by domains exactly, written comma-separated or repeated", async () => {
+      for (const query of ["domains=labour,tax", "domains=labour&domains=tax"]) {
+        const r = await call(api, `/api/v1/search?q=article&${query}`, { key: api.keys.reader });
+        expect(r.status).toBe(200);
+        expect(r.body.filter).toEqual({
+          mode: "exact",
+          domains: ["labour", "tax"],
+          restricted_by_key: false,
+        });
+        for (const hit of r.body.data)
+          expect(hit.domains.some((d: string) => ["labour", "tax"].includes(d))).toBe(true);
+      }
+      const none = await call(api, "/api/v1/search?q=travail&domains=traffic", { key: api.keys.reader });
+      expect(none.body.data).toEqual([]);
+      expect(none.body.filter.mode).toBe("exact");
+    });
+
+    it("refuses an unknown domain with 400 naming domains", async () => {
+      const r = await call(api, "/api/v1/search?q=travail&domains=labour,labor", { key: api.keys.reader });
+      expectEnvelope(r, 400, "invalid_request", "domains");
+      expectCommonHeaders(r);
+    });
+
+    it("names the faulty parameter", async () => {
+      expectEnvelope(
+        await call(api, "/api/v1/search", { key: api.keys.reader }),
+        400,
+        "invalid_request",
+        "q",
+      );
+      expectEnvelope(
+        await call(api, "/api/v1/search?q=a&limit=51", { key: api.keys.reader }),
+        400,
+        "invalid_request",
+        "limit",
+      );
+      expectEnvelope(
+        await call(api, "/api/v1/search?q=a&sort=new", { key: api.keys.reader }),
+        400,
+        "invalid_request",
+        "sort",
+      );
+      expectEnvelope(
+        await call(api, "/api/v1/search?q=a&as_of=2024-13-01", { key: api.keys.reader }),
+        400,
+        "invalid_request",
+        "as_of",
+      );
+    });
+
+    it("limits a domain-restricted key to its domains, and says so", async () => {
+      const r = await call(api, "/api/v1/search?q=article", { key: api.keys.labourOnly });
+      expect(r.status).toBe(200);
+      expect(r.body.filter).toEqual({ mode: "exact", domains: ["labour"], restricted_by_key: true });
+      const outside = await call(api, "/api/v1/search?q=article&domains=tax", { key: api.keys.labourOnly });
+      expectEnvelope(outside, 403, "forbidden", "tax");
+      expectCommonHeaders(outside);
+    });
+  });
+
+  describe("authentication and scopes", () => {
+    const ENDPOINTS: Array<[string, string]> = [
+      ["/api/v1/search?q=travail", "search:read"],
+      ["/api/v1/domains", "corpus:read"],
+      ["/api/v1/provisions/code-du-travail/L1221-19", "corpus:read"],
+      ["/api/v1/documents/code-du-travail", "corpus:read"],
+      ["/api/v1/coverage", "corpus:read"],
+    ];
+
+    it.each(ENDPOINTS)("%s: 401 without a key, with a malformed, unknown or revoked key", async (path) => {
+      const wrongSecret = api.keys.reader!.replace(/.$/, (c) => (c === "a" ? "b" : "a"));
+      const attempts: Array<Record<string, string>> = [
+        {},
+        { authorization: "Bearer nope" },
+        { authorization: `Basic ${api.keys.reader}` },
+        { authorization: `Bearer ${wrongSecret}` },
+        { authorization: `Bearer ${api.keys.revoked}` },
+      ];
+      for (const headers of attempts) {
+        const r = await call(api, path, { headers });
+        expectEnvelope(r, 401, "unauthorized");
+        expectCommonHeaders(r);
+        expect(JSON.stringify(r.body)).not.toContain(api.keys.reader!.split("_")[3]);
+      }
+    });
+
+    it.each(ENDPOINTS)("%s: 403 for a key without %s, 200 with it", async (path, scope) => {
+      const without = scope === "search:read" ? api.keys.reader!.replace(/.*/, "") : api.keys.searchOnly!;
+      if (without) expectEnvelope(await call(api, path, { key: without }), 403, "forbidden", scope);
+      const r = await call(api, path, { key: api.keys.all });
+      expect(r.status).toBe(200);
+      expectCommonHeaders(r);
+      expect(r.body.meta.coverage_note).toMatch(/not loaded yet/);
+    });
+  });
+
+  describe("GET /provisions/{id}", () => {
+    it("returns text, dates, document, section path, status, versions and source ids", async () => {
+      const r = await call(api, "/api/v1/provisions/code-du-travail/R4451-39", { key: api.keys.reader });
+      expect(r.status).toBe(200);
+      expect(r.body.data).toMatchObject({
+        id: "code-du-travail/R4451-39",
+        number: "R4451-39",
+        status: "in_force",
+        effective_from: "2018-07-01",
+        effective_to: "2027-07-01",
+        document: { id: "code-du-travail", title: "Code du travail" },
+        source: {
+          name: "legi",
+          document_id: "LEGITEXT000006072050",
+          article_id: "LEGIARTI000022435894",
+          version_id: "LEGIARTI000037024754",
+        },
+      });
+      expect(r.body.data.versions).toHaveLength(3);
+      expect(r.body.data.amended_by.length).toBeGreaterThan(0);
+    });
+
+    it("resolves the id written with %2F, the article's source id and any version id", async () => {
+      for (const id of [
+        "code-du-travail%2FR4451-39",
+        "LEGIARTI000022435894",
+        "LEGIARTI000037024754",
+        "LEGIARTI000022435897",
+      ]) {
+        const r = await call(api, `/api/v1/provisions/${id}`, { key: api.keys.reader });
+        if (id === "LEGIARTI000022435897") {
+          expect([200, 404]).toContain(r.status);
+          continue;
+        }
+        expect(r.status, id).toBe(200);
+        expect(r.body.data.id).toBe("code-du-travail/R4451-39");
+      }
+    });
+
+    it("is 404 for an unknown id", async () => {
+      for (const id of ["code-du-travail/L9999-9", "LEGIARTI000000000000", "nothing"]) {
+        const r = await call(api, `/api/v1/provisions/${id}`, { key: api.keys.reader });
+        expectEnvelope(r, 404, "not_found");
+        expectCommonHeaders(r);
+      }
+    });
+  });
+
+  describe("GET /documents/{id}", () => {
+    it("returns the document, its table of contents and a page of provisions", async () => {
+      const r = await call(api, "/api/v1/documents/code-du-travail?limit=3", { key: api.keys.reader });
+      expect(r.status).toBe(200);
+      expect(r.body.data).toMatchObject({
+        id: "code-du-travail",
+        title: "Code du travail",
+        kind: "code",
+        provision_count: 7,
+      });
+      expect(r.body.data.toc[0].sections.length).toBeGreaterThan(0);
+      expect(r.body.data.provisions).toHaveLength(3);
+      expect(r.body.pagination).toEqual({ limit: 3, offset: 0, total: 7, next_offset: 3 });
+      const last = await call(api, "/api/v1/documents/LEGITEXT000006072050?offset=6&toc=false", {
+        key: api.keys.reader,
+      });
+      expect(last.body.data.toc).toBeUndefined();
+      expect(last.body.data.provisions).toHaveLength(1);
+      expect(last.body.pagination.next_offset).toBeNull();
+    });
+
+    it("narrows to one section's subtree", async () => {
+      const doc = await call(api, "/api/v1/documents/code-du-travail", { key: api.keys.reader });
+      const firstPart = doc.body.data.toc[0];
+      const r = await call(api, `/api/v1/documents/code-du-travail?section=${firstPart.id}`, {
+        key: api.keys.reader,
+      });
+      expect(r.status).toBe(200);
+      expect(r.body.pagination.total).toBeGreaterThan(0);
+      expect(r.body.pagination.total).toBeLessThan(7);
+      expectEnvelope(
+        await call(api, "/api/v1/documents/code-du-travail?section=nope", { key: api.keys.reader }),
+        400,
+        "invalid_request",
+        "section",
+      );
+    });
+
+    it("is 404 for an unknown document", async () => {
+      expectEnvelope(
+        await call(api, "/api/v1/documents/code-civil", { key: api.keys.reader }),
+        404,
+        "not_found",
+      );
+    });
+  });
+
+  describe("GET /domains and /coverage", () => {
+    it("lists the 15 domains, which the key may use and how much is loaded", async () => {
+      const r = await call(api, "/api/v1/domains", { key: api.keys.labourOnly });
+      expect(r.body.data.map((d: { domain: string }) => d.domain)).toEqual([...DOMAINS]);
+      const labour = r.body.data.find((d: { domain: string }) => d.domain === "labour");
+      expect(labour).toEqual({ domain: "labour", allowed: true, provisions: 7 });
+      expect(r.body.data.filter((d: { allowed: boolean }) => d.allowed)).toHaveLength(1);
+      expect(r.body.unclassified_provisions).toBeGreaterThan(0);
+      const unrestricted = await call(api, "/api/v1/domains", { key: api.keys.reader });
+      expect(unrestricted.body.data.every((d: { allowed: boolean }) => d.allowed)).toBe(true);
+    });
+
+    it("tells what is loaded per document and per domain", async () => {
+      const r = await call(api, "/api/v1/coverage", { key: api.keys.reader });
+      expect(r.body.data.rule).toMatch(/never means that no such law exists/);
+      expect(r.body.data.documents.map((d: { id: string }) => d.id).sort()).toEqual([
+        "code-du-travail",
+        "loi-2016-1088",
+      ]);
+      expect(r.body.data.domains.find((d: { domain: string }) => d.domain === "labour").documents).toEqual([
+        "code-du-travail",
+      ]);
+      expect(r.body.data.last_ingest.source).toBe("canonical");
+    });
+  });
+
+  describe("one envelope for every failure", () => {
+    it("unknown routes, wrong methods, long URLs, bad bodies", async () => {
+      const unknown = await call(api, "/api/v1/nothing", { key: api.keys.reader });
+      expectEnvelope(unknown, 404, "not_found");
+      expectCommonHeaders(unknown);
+      const wrongMethod = await call(api, "/api/v1/search?q=a", {
+        key: api.keys.reader,
+        method: "POST",
+        body: "{}",
+      });
+      expectEnvelope(wrongMethod, 405, "invalid_request", "POST");
+      expect(wrongMethod.headers.get("allow")).toBe("GET");
+      expectEnvelope(
+        await call(api, `/api/v1/search?q=${"a".repeat(5000)}`, { key: api.keys.reader }),
+        400,
+        "invalid_request",
+        "query",
+      );
+      const badJson = await call(api, "/api/v1/search?q=a", {
+        key: api.keys.reader,
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: '{"q": ',
+      });
+      expectEnvelope(badJson, 400, "invalid_request", "body");
+      const huge = await call(api, "/api/v1/search?q=a", {
+        key: api.keys.reader,
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ q: "x".repeat(70_000) }),
+      });
+      expectEnvelope(huge, 400, "invalid_request", "body");
+    });
+
+    it("sends security headers and serves the OpenAPI document and its page without a key", async () => {
+      const r = await call(api, "/api/v1/domains", { key: api.keys.reader });
+      expect(r.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(r.headers.get("x-powered-by")).toBeNull();
+      const openapi = await call(api, "/api/v1/openapi.json");
+      expect(openapi.status).toBe(200);
+      expect(openapi.body.openapi).toBe("3.1.0");
+      expect(Object.keys(openapi.body.paths)).toContain("/api/v1/search");
+      expectCommonHeaders(openapi);
+      const page = await call(api, "/api/v1/docs/");
+      expect(page.status).toBe(200);
+      expect(String(page.body)).toContain("swagger-ui");
+    });
+
+    it("a server fault is 500 internal_error without internals", async () => {
+      await api.store.db.exec("ALTER TABLE documents RENAME TO documents_away");
+      try {
+        const r = await call(api, "/api/v1/search?q=travail", { key: api.keys.reader });
+        expectEnvelope(r, 500, "internal_error");
+        expect(r.body.error.message).not.toMatch(/documents_away|relation|SQL|\n\s+at /);
+        expect(r.body.error.message).toContain(r.body.error.request_id);
+        expectCommonHeaders(r);
+      } finally {
+        await api.store.db.exec("ALTER TABLE documents_away RENAME TO documents");
+      }
+    });
+  });
+
+  describe("rate limits", () => {
+    it("admits 60 requests a minute on the beta plan, then 429 with Retry-After", async () => {
+      const statuses: number[] = [];
+      let last: ApiResponse | undefined;
+      for (let i = 0; i < 61; i++) {
+        last = await call(api, "/api/v1/domains", { key: api.keys.beta });
+        statuses.push(last.status);
+      }
+      expect(statuses.filter((s) => s === 200)).toHaveLength(60);
+      expectEnvelope(last!, 429, "rate_limited");
+      expect(Number(last!.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(last!.headers.get("x-ratelimit-limit")).toBe("60");
+      expect(last!.headers.get("x-ratelimit-remaining")).toBe("0");
+    });
+  });
+});

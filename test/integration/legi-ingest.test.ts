@@ -1,0 +1,89 @@
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { resolveLegiSnapshot } from "../../ingest/sources/legi/snapshot.ts";
+import { corpusStats } from "../../services/store/stats.ts";
+import { ingestLegiSnapshot, SNAPSHOT_CACHE } from "../helpers/corpus.ts";
+import { countRawCode, type RawCodeCounts } from "../helpers/legi-raw.ts";
+import { corpusChecksum, openTestStore, STORE_KINDS, type TestStore } from "../helpers/stores.ts";
+
+describe.each(STORE_KINDS)("full LEGI ingest on %s", (kind) => {
+  let store: TestStore;
+  let raw: RawCodeCounts[];
+
+  beforeAll(async () => {
+    store = await openTestStore(kind, "legi_full");
+    const snapshot = await resolveLegiSnapshot({ cacheDir: SNAPSHOT_CACHE });
+    raw = snapshot.codes.map((code) => countRawCode(path.join(snapshot.dataDir, `${code}.json`)));
+  });
+  afterAll(async () => store?.dispose());
+
+  it("loads the four codes with the counts of the raw files", async () => {
+    const summary = await ingestLegiSnapshot(store.db);
+    const expectedProvisions = raw.reduce((n, code) => n + code.uniqueArticles, 0);
+    expect(raw).toHaveLength(4);
+    expect(expectedProvisions).toBeGreaterThan(28_000);
+    expect(summary.documents).toEqual({ total: 4, created: 4, updated: 0, unchanged: 0 });
+    expect(summary.provisions.added).toBe(expectedProvisions);
+    expect(summary.versions).toBe(raw.reduce((n, code) => n + code.versions, 0));
+
+    const { rows } = await store.db.query<{
+      source_id: string;
+      provisions: number;
+      sections: number;
+      links: number;
+    }>(
+      `SELECT d.source_id,
+              (SELECT count(*) FROM provisions p WHERE p.document_id = d.id)::int AS provisions,
+              (SELECT count(*) FROM sections s WHERE s.document_id = d.id)::int AS sections,
+              (SELECT count(*) FROM provision_links l JOIN provisions p ON p.id = l.provision_id WHERE p.document_id = d.id)::int AS links
+       FROM documents d ORDER BY d.source_id`,
+    );
+    expect(rows).toEqual(
+      raw.map((code) => ({
+        source_id: code.file.replace(".json", ""),
+        provisions: code.uniqueArticles,
+        sections: code.sections,
+        links: code.links,
+      })),
+    );
+  });
+
+  it("gives every provision a readable public id and keeps source ids", async () => {
+    const { rows } = await store.db.query<{
+      public_id: string;
+      source_id: string;
+      version_id: string;
+      text: string;
+    }>(
+      "SELECT public_id, source_id, version_id, text FROM provisions WHERE public_id = 'code-du-travail/L1237-1-1'",
+    );
+    expect(rows[0]?.text).toMatch(/abandonné volontairement son poste/);
+    const repeated = await store.db.query<{ public_id: string }>(
+      "SELECT public_id FROM provisions WHERE public_id = 'code-du-travail/Annexe-I' OR public_id LIKE 'code-du-travail/Annexe-I~%' ORDER BY position",
+    );
+    expect(repeated.rows.map((r) => r.public_id)).toEqual([
+      "code-du-travail/Annexe-I",
+      expect.stringMatching(/^code-du-travail\/Annexe-I~\d+$/),
+    ]);
+    const unclassified = await store.db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM provisions WHERE cardinality(domains) = 0",
+    );
+    expect(unclassified.rows[0]?.n).toBe(0);
+  });
+
+  it("reports what is loaded", async () => {
+    const stats = await corpusStats(store.db);
+    expect(stats.documents).toBe(4);
+    expect(stats.provisions).toBe(raw.reduce((n, code) => n + code.uniqueArticles, 0));
+    expect(stats.perDomain.labour).toBeGreaterThan(18_000);
+    expect(stats.lastIngest?.sourceVersion).toMatch(/^@socialgouv\/legi-data@\d+\.\d+\.\d+$/);
+  });
+
+  it("changes nothing when the same snapshot is ingested again", async () => {
+    const before = await corpusChecksum(store.db);
+    const again = await ingestLegiSnapshot(store.db);
+    expect(again.documents.unchanged).toBe(4);
+    expect(again.provisions).toMatchObject({ added: 0, changed: 0, absent: 0 });
+    expect(await corpusChecksum(store.db)).toEqual(before);
+  });
+});

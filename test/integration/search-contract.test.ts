@@ -1,0 +1,169 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseDomainRules } from "../../ingest/pipeline/classify.ts";
+import { ingest } from "../../ingest/pipeline/ingest.ts";
+import type { Principal } from "../../services/access/keys.ts";
+import { parseConfig } from "../../services/core/config.ts";
+import { TitleClassifier } from "../../services/search/best-effort.ts";
+import type { SearchEngine, SearchQuery } from "../../services/search/engine.ts";
+import { searchProvisions } from "../../services/search/service.ts";
+import { seedSmallCorpus } from "../helpers/api.ts";
+import { describeEngine, ENGINE_KINDS, openEngine } from "../helpers/engines.ts";
+import { openTestStore, type TestStore } from "../helpers/stores.ts";
+
+/**
+ * One contract for every search engine: the same corpus, the same queries, the same answers to
+ * what the API promises (filters exact, in-force by date, article numbers first, snippets that
+ * show the match, pagination that adds up).
+ */
+const query = (q: string, more: Partial<SearchQuery> = {}): SearchQuery => ({
+  q,
+  limit: 10,
+  offset: 0,
+  domains: null,
+  document: null,
+  inForce: true,
+  asOf: "2026-06-01",
+  ...more,
+});
+
+/** An act with articles repealed, in force, and not yet in force on 2026-06-01. */
+const datedAct = {
+  source: { name: "canonical", documentId: "DATED", version: null },
+  publicId: "loi-datee",
+  kind: "law" as const,
+  title: "Loi datée sur la fiscalité",
+  jurisdiction: "FR",
+  status: "in_force" as const,
+  effectiveFrom: "2020-01-01",
+  effectiveTo: null,
+  sections: [],
+  provisions: [
+    ["1", "La redevance fiscale ancienne est abrogée.", "repealed", "2020-01-01", "2022-01-01"],
+    ["2", "La redevance fiscale actuelle est due chaque année.", "in_force", "2022-01-01", null],
+    ["3", "La redevance fiscale future sera due à compter de 2030.", "not_yet_in_force", "2030-01-01", null],
+  ].map(([number, text, status, from, to]) => ({
+    sourceId: `DATED-${number}`,
+    versionId: `DATED-${number}-v1`,
+    number: number as string,
+    text: text as string,
+    status: status as "in_force",
+    effectiveFrom: from as string,
+    effectiveTo: to as string | null,
+    sectionId: null,
+  })),
+};
+
+describe.each(ENGINE_KINDS)("search contract: %s", (kind) => {
+  let store: TestStore;
+  let engine: SearchEngine;
+  let close: () => Promise<void>;
+
+  beforeAll(async () => {
+    console.log(`search contract on ${describeEngine(kind)}`);
+    store = await openTestStore("pglite", `contract_${kind}`);
+    await seedSmallCorpus(store, parseConfig({ DATA_DIR: mkdtempSync(path.join(tmpdir(), "lc-contract-")) }));
+    await ingest(store.db, {
+      source: "canonical",
+      sourceVersion: "inline",
+      parameters: {},
+      documentsTotal: 1,
+      documents: [{ file: "inline", document: datedAct }],
+      rules: parseDomainRules(
+        "version: 1\nrules:\n  - name: fiscal\n    match: { document: [loi-datee] }\n    domains: [tax]\n",
+        "inline.yaml",
+      ),
+    });
+    ({ engine, close } = await openEngine(kind, store.db));
+  });
+  afterAll(async () => {
+    await close?.();
+    await store?.dispose();
+  });
+
+  it("finds the provision about a topic and shows why it matched", async () => {
+    const result = await engine.search(query("période d'essai"));
+    expect(result.hits[0]?.publicId).toBe("code-du-travail/L1221-19");
+    expect(result.hits[0]?.snippet).toMatch(/<mark>[Pp]ériode<\/mark>/);
+    expect(result.hits[0]?.document).toEqual({ publicId: "code-du-travail", title: "Code du travail" });
+    expect(result.hits[0]?.sectionPath.length).toBeGreaterThan(2);
+  });
+
+  it("answers an article number first, however it is written", async () => {
+    for (const q of ["L1237-1-1", "l1237-1-1"])
+      expect((await engine.search(query(q))).hits[0]?.publicId).toBe("code-du-travail/L1237-1-1");
+  });
+
+  it("returns nothing, validly, for what is not loaded", async () => {
+    const result = await engine.search(query("zzzyxw"));
+    expect(result).toMatchObject({ hits: [], total: 0 });
+  });
+
+  it("filters domains exactly", async () => {
+    const labour = await engine.search(query("article", { domains: ["labour"] }));
+    expect(labour.filterMode).toBe("exact");
+    for (const hit of labour.hits) expect(hit.domains).toContain("labour");
+    expect((await engine.search(query("redevance", { domains: ["labour"] }))).hits).toEqual([]);
+    expect(
+      (await engine.search(query("redevance", { domains: ["tax", "traffic"] }))).hits.map((h) => h.publicId),
+    ).toEqual(["loi-datee/2"]);
+  });
+
+  it("classifies unclassified documents by title after retrieval (best_effort), never outside the filter", async () => {
+    const titles = new TitleClassifier(store.db, () =>
+      parseDomainRules(
+        "version: 1\nrules:\n  - name: t\n    match: { title: 'relative au travail' }\n    domains: [labour]\n",
+        "t.yaml",
+      ),
+    );
+    const who: Principal = {
+      keyId: 0,
+      lookupId: "test",
+      projectId: 0,
+      projectName: "t",
+      plan: "pro",
+      scopes: ["search:read"],
+      domains: null,
+    };
+    const request = { q: "travail", limit: 50, offset: 0, inForce: true, asOf: "2026-06-01" };
+
+    const labour = await searchProvisions(engine, who, { ...request, domains: ["labour"] }, titles);
+    expect(labour.filterMode).toBe("best_effort");
+    const fromTitle = labour.hits.filter((h) => h.classifiedBy === "document_title");
+    expect(fromTitle.length).toBeGreaterThan(0);
+    for (const hit of fromTitle) expect(hit.document.publicId).toBe("loi-2016-1088");
+    for (const hit of labour.hits) expect(hit.domains).toContain("labour");
+    expect(labour.hits.some((h) => h.classifiedBy === undefined)).toBe(true);
+
+    const criminal = await searchProvisions(engine, who, { ...request, domains: ["criminal"] }, titles);
+    expect(criminal.filterMode).toBe("exact");
+    const withoutTitles = await searchProvisions(engine, who, { ...request, domains: ["labour"] });
+    expect(withoutTitles.filterMode).toBe("exact");
+    expect(withoutTitles.hits.some((h) => h.document.publicId === "loi-2016-1088")).toBe(false);
+  });
+
+  it("filters by document", async () => {
+    const result = await engine.search(query("travail", { document: "loi-2016-1088" }));
+    expect(result.hits.length).toBeGreaterThan(0);
+    for (const hit of result.hits) expect(hit.document.publicId).toBe("loi-2016-1088");
+  });
+
+  it("keeps to what is in force on the day asked, unless told otherwise", async () => {
+    const ids = async (more: Partial<SearchQuery>) =>
+      (await engine.search(query("redevance", more))).hits.map((h) => h.publicId).sort();
+    expect(await ids({})).toEqual(["loi-datee/2"]);
+    expect(await ids({ asOf: "2031-01-01" })).toEqual(["loi-datee/2", "loi-datee/3"]);
+    expect(await ids({ inForce: false })).toEqual(["loi-datee/1", "loi-datee/2", "loi-datee/3"]);
+  });
+
+  it("paginates consistently", async () => {
+    const all = await engine.search(query("salarié", { limit: 4 }));
+    expect(all.total).toBeGreaterThanOrEqual(3);
+    const second = await engine.search(query("salarié", { limit: 1, offset: 1 }));
+    expect(second.total).toBe(all.total);
+    expect(second.hits[0]?.publicId).toBe(all.hits[1]?.publicId);
+    expect((await engine.search(query("salarié", { offset: 500 }))).total).toBe(all.total);
+  });
+});
