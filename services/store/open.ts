@@ -1,9 +1,9 @@
 import { mkdirSync } from "node:fs";
-import lockfile from "proper-lockfile";
 import type { Config } from "../core/config.ts";
 import { logger } from "../core/logger.ts";
 import { type Database, embeddedDataDir, openDatabase } from "./database.ts";
 import { migrate } from "./migrate.ts";
+import { lockStore, StoreLockedError } from "./store-lock.ts";
 
 export class StoreBusyError extends Error {
   constructor(dataDir: string) {
@@ -38,9 +38,13 @@ export async function openStore(config: Pick<Config, "DATABASE_URL" | "DATA_DIR"
   mkdirSync(dir, { recursive: true });
   let release: () => Promise<void>;
   try {
-    release = await lockfile.lock(dir, { lockfilePath: `${dir}.lock`, stale: 10_000, update: 3_000 });
+    release = await lockStore(dir, (reason) => {
+      // Another process may now be writing the same files: stopping is the only safe move.
+      logger.fatal({ reason, dir }, "lost the embedded store's lock; stopping");
+      process.exit(1);
+    });
   } catch (error) {
-    if ((error as { code?: string }).code === "ELOCKED") throw new StoreBusyError(dir);
+    if (error instanceof StoreLockedError) throw new StoreBusyError(dir);
     throw error;
   }
   const db = await openDatabase({ dataDir: dir });

@@ -32,6 +32,10 @@ describe("the embedded server, started as `npm start` starts it", () => {
     server.stderr?.on("data", (chunk) => {
       output += chunk;
     });
+    // When the server dies, what it said is what a failing test must show.
+    server.once("exit", (code, signal) => {
+      output += `\n[server exited: code ${code}, signal ${signal}]`;
+    });
     for (let i = 0; i < 600 && !output.includes("listening on"); i++)
       await new Promise((r) => setTimeout(r, 200));
     expect(output).toContain("listening on");
@@ -61,6 +65,8 @@ describe("the embedded server, started as `npm start` starts it", () => {
 
     const search = await fetch(`http://127.0.0.1:${port}/api/v1/search?q=licenciement`, {
       headers: { authorization: `Bearer ${key}` },
+    }).catch((error: Error) => {
+      throw new Error(`${error.message}; the server said:\n${output.slice(-3000)}`);
     });
     expect(search.status).toBe(200);
     expect(((await search.json()) as { data: unknown[] }).data.length).toBeGreaterThan(0);
