@@ -1,17 +1,35 @@
 import path from "node:path";
 import type { Config } from "../services/core/config.ts";
 import { InputError } from "../services/core/errors.ts";
+import { logger } from "../services/core/logger.ts";
 import type { Database } from "../services/store/database.ts";
 import { findPublicIdOwner } from "../services/store/documents.ts";
 import type { CanonicalDocumentInput } from "./model.ts";
 import { loadDomainRules } from "./pipeline/classify.ts";
-import { type IngestProgress, type IngestSummary, ingest } from "./pipeline/ingest.ts";
+import { type IngestProgress, type IngestRequest, type IngestSummary, ingest } from "./pipeline/ingest.ts";
 import { rejectDuplicateNumbers, validateDocument } from "./pipeline/validate.ts";
+import { deliverChanges } from "./queue/change-queue.ts";
 import { parseCanonicalFile } from "./sources/canonical/adapter.ts";
 import { readLegiCodes, resolveLegiSnapshot } from "./sources/legi/snapshot.ts";
 import { readJsonFile } from "./sources/read-json.ts";
 
-/** The ingest verbs, shared by the CLI, the server's first start and (later) the queue worker. */
+/** The ingest verbs, shared by the CLI, the server's first start and the queue worker. */
+
+/**
+ * One ingest run, then its change events handed to the change log at once (also when the run
+ * stopped on a bad document: the documents before it are loaded, and so are their changes).
+ */
+async function ingestAndDeliver(
+  db: Database,
+  config: Config,
+  request: IngestRequest,
+): Promise<IngestSummary> {
+  try {
+    return await ingest(db, request);
+  } finally {
+    await deliverChanges(db, config, logger);
+  }
+}
 
 export interface LegiIngestOptions {
   version?: string | undefined;
@@ -34,7 +52,7 @@ export async function ingestLegi(
     cacheDir: path.join(config.DATA_DIR, "sources"),
   });
   const codes = options.codes?.length ? options.codes : snapshot.codes;
-  return ingest(db, {
+  return ingestAndDeliver(db, config, {
     source: "legi",
     sourceVersion: snapshot.label,
     parameters: { version: options.version ?? null, path: options.path ?? null, codes },
@@ -109,7 +127,7 @@ export async function ingestCanonicalContent(
     documents.map((d) => d.document),
     label,
   );
-  return ingest(db, {
+  return ingestAndDeliver(db, config, {
     source: "canonical",
     sourceVersion: path.basename(label),
     parameters: { file: label },

@@ -33,6 +33,12 @@ export const versionSchema = z.object({
   effectiveFrom: isoDate.nullable(),
   effectiveTo: isoDate.nullable().describe("Null when open-ended."),
   text: z.string().nullable().default(null).describe("The text of this version when the source gives it."),
+  repealedOn: isoDate
+    .nullable()
+    .default(null)
+    .describe(
+      "When this version ends by repeal rather than by a later version: the date the repeal takes effect (may be in the future). Null otherwise.",
+    ),
 });
 
 export const linkSchema = z.object({

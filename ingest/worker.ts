@@ -3,46 +3,58 @@ import { config } from "../services/core/config.ts";
 import { logger } from "../services/core/logger.ts";
 import { createIndexedEngine } from "../services/search/engines.ts";
 import { openStore } from "../services/store/open.ts";
+import { CHANGES_QUEUE, changePump, changeQueueSink, startChangeWriter } from "./queue/change-queue.ts";
 import { queueSettings } from "./queue/connection.ts";
-import { INDEX_QUEUE, queueSink, startDispatcher, startIndexWorker } from "./queue/index-queue.ts";
+import { type OutboxPump, startDispatcher } from "./queue/dispatcher.ts";
+import { INDEX_QUEUE, indexPump, queueSink, startIndexWorker } from "./queue/index-queue.ts";
 import { startIngestWorker } from "./runs/executors.ts";
 
 /**
  * `npm run worker`: the production topology's background process. It runs submitted ingest runs
- * (`ingest` queue), turns the search outbox into BullMQ jobs and indexes them into
- * Elasticsearch/OpenSearch (`index` queue). Any number may run: the outbox
- * hands each entry to one of them, and jobs are idempotent.
+ * (`ingest` queue), turns the change outbox into jobs for the change-log writer (`changes`
+ * queue) and, with Elasticsearch/OpenSearch, the search outbox into indexing jobs (`index`
+ * queue). Any number may run: the outboxes hand each entry to one of them, and jobs are
+ * idempotent.
  */
 async function main() {
   const cfg = config();
-  if (!cfg.DATABASE_URL || !cfg.REDIS_URL || cfg.SEARCH_ENGINE === "postgres") {
+  if (!cfg.DATABASE_URL || !cfg.REDIS_URL) {
     throw new Error(
-      "The worker serves the production topology: set DATABASE_URL, REDIS_URL, SEARCH_ENGINE (opensearch or elasticsearch) and SEARCH_URL. " +
+      "The worker serves the production topology: set DATABASE_URL and REDIS_URL (and SEARCH_ENGINE and SEARCH_URL for Elasticsearch/OpenSearch). " +
         "Embedded, `npm start` runs the same jobs in its own process.",
     );
   }
   const db = await openStore(cfg);
-  const engine = await createIndexedEngine(cfg);
   const settings = queueSettings(cfg)!;
-  const queue = new Queue(INDEX_QUEUE, settings);
-  queue.on("error", (error) =>
-    logger.warn({ err: error }, "index queue: Redis unreachable; outbox entries wait"),
-  );
-  const worker = startIndexWorker(db, engine, settings, logger);
-  const ingestWorker = startIngestWorker(db, cfg, settings, logger);
-  const dispatcher = startDispatcher(db, queueSink(queue, db), logger);
+  const queues: Queue[] = [];
+  const openQueue = (name: string) => {
+    const queue = new Queue(name, settings);
+    queue.on("error", (error) =>
+      logger.warn({ err: error, queue: name }, "queue: Redis unreachable; outbox entries wait"),
+    );
+    queues.push(queue);
+    return queue;
+  };
+
+  const workers = [startIngestWorker(db, cfg, settings, logger), startChangeWriter(db, settings, logger)];
+  const pumps: OutboxPump[] = [changePump(db, changeQueueSink(openQueue(CHANGES_QUEUE), db))];
+  const engine = cfg.SEARCH_ENGINE === "postgres" ? undefined : await createIndexedEngine(cfg);
+  if (engine) {
+    workers.push(startIndexWorker(db, engine, settings, logger));
+    pumps.push(indexPump(db, queueSink(openQueue(INDEX_QUEUE), db)));
+  }
+  const dispatcher = startDispatcher(pumps, logger);
   logger.info(
-    { engine: engine.name, alias: engine.alias },
-    "worker started: search outbox → index queue → index",
+    { queues: ["ingest", ...pumps.map((p) => p.name)], engine: engine?.name, alias: engine?.alias },
+    "worker started",
   );
 
   const stop = async (signal: string) => {
     logger.info({ signal }, "worker stopping: finishing jobs in flight");
     await dispatcher.stop();
-    await ingestWorker.close();
-    await worker.close();
-    await queue.close();
-    await engine.close();
+    for (const worker of workers) await worker.close();
+    for (const queue of queues) await queue.close();
+    await engine?.close();
     await db.close();
     process.exit(0);
   };

@@ -4,9 +4,10 @@ export function formatSummary(summary: IngestSummary): string {
   const { documents: d, provisions: p } = summary;
   return [
     `Ingest run ${summary.runId} finished in ${summary.seconds.toFixed(1)} s.`,
-    `  documents:  ${d.total} (${d.created} created, ${d.updated} updated, ${d.unchanged} unchanged)`,
+    `  documents:  ${d.total} (${d.created} created, ${d.updated} updated, ${d.unchanged} unchanged${d.stale ? `, ${d.stale} skipped: the store holds a newer snapshot` : ""})`,
     `  provisions: ${p.total} (${p.added} added, ${p.changed} changed, ${p.unchanged} unchanged, ${p.absent} no longer in source)`,
     `  versions written: ${summary.versions}`,
+    `  changes recorded for the change log: ${summary.changes}`,
     ...(summary.duplicatesDropped
       ? [`  repeated articles dropped from the source: ${summary.duplicatesDropped}`]
       : []),

@@ -20,9 +20,12 @@ export interface SourceDocument {
 
 export interface IngestSummary {
   runId: number;
-  documents: { total: number; created: number; updated: number; unchanged: number };
+  /** `stale`: the store already held a newer snapshot of the document, which was left as it was. */
+  documents: { total: number; created: number; updated: number; unchanged: number; stale: number };
   provisions: { total: number; added: number; changed: number; unchanged: number; absent: number };
   versions: number;
+  /** Change events handed to the change log. */
+  changes: number;
   duplicatesDropped: number;
   seconds: number;
   outcomes: PersistOutcome[];
@@ -75,9 +78,10 @@ export async function ingest(db: Database, request: IngestRequest): Promise<Inge
 
   const summary: IngestSummary = {
     runId,
-    documents: { total: 0, created: 0, updated: 0, unchanged: 0 },
+    documents: { total: 0, created: 0, updated: 0, unchanged: 0, stale: 0 },
     provisions: { total: 0, added: 0, changed: 0, unchanged: 0, absent: 0 },
     versions: 0,
+    changes: 0,
     duplicatesDropped: 0,
     seconds: 0,
     outcomes: [],
@@ -115,6 +119,7 @@ export async function ingest(db: Database, request: IngestRequest): Promise<Inge
       for (const key of ["added", "changed", "unchanged", "absent"] as const)
         summary.provisions[key] += outcome.provisions[key];
       summary.versions += outcome.versions;
+      summary.changes += outcome.changes;
       summary.duplicatesDropped += duplicatesDropped?.length ?? 0;
       await recordIngestProgress(db, runId, summary.documents.total, report());
     }

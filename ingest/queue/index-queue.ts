@@ -8,6 +8,7 @@ import {
   redispatchStale,
   releaseBatch,
 } from "../../services/store/search-outbox.ts";
+import type { OutboxPump } from "./dispatcher.ts";
 import { dispatchOutbox, indexProvisions, type OutboxSink } from "./index-jobs.ts";
 
 /**
@@ -69,36 +70,14 @@ export function startIndexWorker(
   return worker;
 }
 
-/**
- * Polls the outbox and hands entries to the sink; entries handed over long ago and never indexed
- * (a job lost with its Redis) are handed over again. Stops with stop().
- */
-export function startDispatcher(db: Database, sink: OutboxSink, logger: Logger, intervalMs = 1000) {
-  let stopped = false;
-  let running: Promise<void> = Promise.resolve();
-  let rounds = 0;
-  const round = async () => {
-    try {
-      if (rounds++ % 60 === 0) {
-        await redispatchStale(db, 300);
-        await pruneIndexed(db);
-      }
-      const n = await dispatchOutbox(db, sink);
-      if (n > 0) logger.debug({ provisions: n }, "dispatched to the index");
-    } catch (error) {
-      logger.warn({ err: error }, "search outbox dispatch failed; entries wait for the next round");
-    }
-  };
-  const timer = setInterval(() => {
-    if (!stopped) running = running.then(round);
-  }, intervalMs);
+/** The search outbox's pump, for startDispatcher (dispatcher.ts). */
+export function indexPump(db: Database, sink: OutboxSink): OutboxPump {
   return {
-    /** One round now (tests, or after an ingest). */
-    flush: () => (running = running.then(round)),
-    stop: async () => {
-      stopped = true;
-      clearInterval(timer);
-      await running;
+    name: "search",
+    dispatch: () => dispatchOutbox(db, sink),
+    maintain: async () => {
+      await redispatchStale(db, 300);
+      await pruneIndexed(db);
     },
   };
 }

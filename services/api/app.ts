@@ -9,10 +9,12 @@ import { errorRenderer, MethodNotAllowed, notFoundRoute } from "./middleware/err
 import { requestContext } from "./middleware/request-context.ts";
 import { buildOpenApiDocument } from "./openapi.ts";
 import { adminRouter } from "./routes/admin.ts";
+import { changesRouter } from "./routes/changes.ts";
 import { coverageRouter } from "./routes/coverage.ts";
 import { documentsRouter } from "./routes/documents.ts";
 import { domainsRouter } from "./routes/domains.ts";
 import { healthRouter } from "./routes/health.ts";
+import { provisionHistoryRouter } from "./routes/provision-history.ts";
 import { provisionsRouter } from "./routes/provisions.ts";
 import { searchRouter } from "./routes/search.ts";
 
@@ -21,7 +23,7 @@ export const MAX_BODY_BYTES = 64 * 1024;
 
 /** Paths of the API and the methods they accept, for 405 answers. */
 const ROUTES: Array<[RegExp, string[]]> = [
-  [/^\/api\/v1\/(search|domains|coverage|openapi\.json)$/, ["GET"]],
+  [/^\/api\/v1\/(search|domains|coverage|changes|changes\/feed|openapi\.json)$/, ["GET"]],
   [/^\/api\/v1\/(provisions|documents)\/.+$/, ["GET"]],
   [/^\/api\/v1\/admin\/ingest-runs$/, ["GET", "POST"]],
   [/^\/api\/v1\/admin\/ingest-runs\/[^/]+$/, ["GET"]],
@@ -116,6 +118,8 @@ export function createApp(ctx: AppContext, inFlight = new InFlight()): express.E
   api.use(express.json({ limit: MAX_BODY_BYTES }));
   api.use(searchRouter(ctx, guard));
   api.use(domainsRouter(ctx, guard));
+  api.use(changesRouter(ctx, guard));
+  api.use(provisionHistoryRouter(ctx, guard));
   api.use(provisionsRouter(ctx, guard));
   api.use(documentsRouter(ctx, guard));
   api.use(coverageRouter(ctx, guard));

@@ -2,10 +2,17 @@ import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject } from "zod-openapi";
 import { ingestRunRequestSchema } from "../../ingest/runs/request.ts";
 import { ingestRunResponseSchema, ingestRunsResponseSchema } from "./routes/admin.ts";
+import {
+  changesFeedQuerySchema,
+  changesFeedResponseSchema,
+  changesQuerySchema,
+  changesResponseSchema,
+} from "./routes/changes.ts";
 import { coverageResponseSchema } from "./routes/coverage.ts";
 import { documentQuerySchema, documentResponseSchema } from "./routes/documents.ts";
 import { domainsResponseSchema } from "./routes/domains.ts";
-import { provisionResponseSchema } from "./routes/provisions.ts";
+import { diffQuerySchema, diffResponseSchema, versionsResponseSchema } from "./routes/provision-history.ts";
+import { provisionQuerySchema, provisionResponseSchema } from "./routes/provisions.ts";
 import { errorSchema, searchQuerySchema, searchResponseSchema } from "./schemas.ts";
 
 /**
@@ -75,6 +82,13 @@ function operation(
   } as ZodOpenApiOperationObject;
 }
 
+const provisionIdParam = z.object({
+  id: z.string().meta({
+    description:
+      "A public id (`code-du-travail/L1237-1-1`, the slash may stay as it is or be written %2F) or a source id (`LEGIARTI…`).",
+  }),
+});
+
 const notFound = {
   "404": errorResponse("No published provision or document with that id (it may not be loaded yet)."),
 };
@@ -123,15 +137,61 @@ export function buildOpenApiDocument(serverUrl = "/") {
           provisionResponseSchema,
           {
             requestParams: {
-              path: z.object({
-                id: z.string().meta({
-                  description:
-                    "A public id (`code-du-travail/L1237-1-1`, the slash may stay as it is or be written %2F) or a source id (`LEGIARTI…`).",
-                }),
-              }),
+              path: provisionIdParam,
+              query: provisionQuerySchema,
             },
           },
           notFound,
+        ),
+      },
+      "/api/v1/provisions/{id}/versions": {
+        get: operation(
+          "listProvisionVersions",
+          "A provision's versions, oldest first, with their dates and the texts we hold",
+          "corpus:read",
+          versionsResponseSchema,
+          { requestParams: { path: provisionIdParam } },
+          notFound,
+        ),
+      },
+      "/api/v1/provisions/{id}/diff": {
+        get: operation(
+          "diffProvisionVersions",
+          "Word-level diff between two versions of a provision whose texts we hold",
+          "corpus:read",
+          diffResponseSchema,
+          {
+            requestParams: { path: provisionIdParam, query: diffQuerySchema },
+            description:
+              "Scope: `corpus:read`. Without parameters: the current version against the one before it. A version whose text we do not hold is a 400 naming `from` or `to`, with the versions we hold.",
+          },
+          notFound,
+        ),
+      },
+      "/api/v1/changes": {
+        get: operation(
+          "listChanges",
+          "Provisions added, amended or repealed since a date, by the date the change took effect",
+          "changes:read",
+          changesResponseSchema,
+          {
+            requestParams: { query: changesQuerySchema },
+            description:
+              "Scope: `changes:read`. Sorted by listed_on, then recording order. Page with page.next_cursor; a listing covers the entries recorded when its first page was read (page.as_of_entry), so pages never repeat or skip entries. To keep a copy in sync, use /api/v1/changes/feed.",
+          },
+        ),
+      },
+      "/api/v1/changes/feed": {
+        get: operation(
+          "changesFeed",
+          "Every change in the order it was recorded, for clients that keep a copy in sync",
+          "changes:read",
+          changesFeedResponseSchema,
+          {
+            requestParams: { query: changesFeedQuerySchema },
+            description:
+              "Scope: `changes:read`. Start from recorded_since (or the beginning), then always call again with page.next_cursor: it resumes exactly after the last entry returned, whatever is recorded meanwhile.",
+          },
         ),
       },
       "/api/v1/documents/{id}": {

@@ -9,29 +9,28 @@ import { DOMAINS, domainSchema, isDomain } from "../core/domains.ts";
 export const MAX_SEARCH_LIMIT = 50;
 export const MAX_SEARCH_OFFSET = 1000;
 
-/** `domains=labour,tax` or `domains=labour&domains=tax`: any of them (OR). */
-export const domainsParam = z
-  .preprocess(
+/** A list in a query string, comma-separated (`a,b`) or repeated (`x=a&x=b`); optional. */
+export const listParam = <T extends z.ZodType>(item: T) =>
+  z.preprocess(
     (value) =>
       value === undefined
         ? undefined
         : (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(",")),
-    z
-      .array(
-        z
-          .string()
-          .trim()
-          .refine(isDomain, {
-            error: (issue) => `unknown domain "${issue.input}"; expected one of ${DOMAINS.join(", ")}`,
-          }),
-      )
-      .min(1)
-      .optional(),
-  )
-  .meta({
-    description: `Fields of law, comma-separated or repeated; a provision matches if it has any of them. Values: ${DOMAINS.join(", ")}.`,
-    example: ["labour", "tax"],
-  });
+    z.array(item).min(1).optional(),
+  );
+
+/** `domains=labour,tax` or `domains=labour&domains=tax`: any of them (OR). */
+export const domainsParam = listParam(
+  z
+    .string()
+    .trim()
+    .refine(isDomain, {
+      error: (issue) => `unknown domain "${issue.input}"; expected one of ${DOMAINS.join(", ")}`,
+    }),
+).meta({
+  description: `Fields of law, comma-separated or repeated; a provision matches if it has any of them. Values: ${DOMAINS.join(", ")}.`,
+  example: ["labour", "tax"],
+});
 
 /** `true` or `false` in a query string; a boolean in the OpenAPI document, as clients expect. */
 export const booleanParam = (byDefault: boolean, description: string) =>
@@ -45,6 +44,13 @@ export const booleanParam = (byDefault: boolean, description: string) =>
         jsonSchema.default = byDefault;
       },
     });
+
+export const documentParam = z
+  .string()
+  .min(1)
+  .max(200)
+  .optional()
+  .meta({ description: "Only this document (public id), e.g. code-du-travail." });
 
 export const isoDateParam = z.iso.date().meta({ description: "A date, YYYY-MM-DD.", example: "2024-01-01" });
 
@@ -113,12 +119,7 @@ export const searchQuerySchema = z
       .default(0)
       .meta({ description: "Results to skip (pagination)." }),
     domains: domainsParam,
-    document: z
-      .string()
-      .min(1)
-      .max(200)
-      .optional()
-      .meta({ description: "Only this document (public id), e.g. code-du-travail." }),
+    document: documentParam,
     in_force: booleanParam(true, "Only provisions in force on as_of."),
     as_of: isoDateParam.optional().meta({ description: "The day in_force refers to (default: today)." }),
   })

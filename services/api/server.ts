@@ -1,7 +1,9 @@
 import type { Server } from "node:http";
 import { ingestLegi } from "../../ingest/commands.ts";
 import { progressReporter } from "../../ingest/progress.ts";
-import { inProcessSink, startDispatcher } from "../../ingest/queue/index-queue.ts";
+import { changePump, inProcessChangeSink } from "../../ingest/queue/change-queue.ts";
+import { type OutboxPump, startDispatcher } from "../../ingest/queue/dispatcher.ts";
+import { indexPump, inProcessSink } from "../../ingest/queue/index-queue.ts";
 import { config } from "../core/config.ts";
 import { logger } from "../core/logger.ts";
 import { createIndexedEngine } from "../search/engines.ts";
@@ -32,14 +34,12 @@ async function main() {
   const ctx = await buildContext(cfg, db, logger);
   const inFlight = new InFlight();
   if (cfg.SEARCH_ENGINE !== "postgres") await ensureIndex(cfg, db);
-  // Without Redis there is no worker: this process runs the indexing jobs itself.
-  const inProcessIndexing =
-    cfg.SEARCH_ENGINE !== "postgres" && !cfg.REDIS_URL
-      ? await createIndexedEngine(cfg).then((engine) => ({
-          engine,
-          dispatcher: startDispatcher(db, inProcessSink(db, engine), logger),
-        }))
-      : undefined;
+  // Without Redis there is no worker: this process runs the change-log and indexing jobs itself.
+  const indexEngine =
+    cfg.SEARCH_ENGINE !== "postgres" && !cfg.REDIS_URL ? await createIndexedEngine(cfg) : undefined;
+  const pumps: OutboxPump[] = cfg.REDIS_URL ? [] : [changePump(db, inProcessChangeSink(db))];
+  if (indexEngine) pumps.push(indexPump(db, inProcessSink(db, indexEngine)));
+  const dispatcher = pumps.length > 0 ? startDispatcher(pumps, logger) : undefined;
   // The embedded store admits one process: the CLI reaches it through the server while it runs.
   const admin = cfg.DATABASE_URL ? undefined : await startAdminSocket(ctx);
   const server: Server = createApp(ctx, inFlight).listen(cfg.PORT, () => {
@@ -67,8 +67,8 @@ async function main() {
     server.close(async () => {
       // Connections are closed, but a handler whose client left may still be at work.
       await inFlight.drained();
-      await inProcessIndexing?.dispatcher.stop();
-      await inProcessIndexing?.engine.close();
+      await dispatcher?.stop();
+      await indexEngine?.close();
       await ctx.close();
       await db.close();
       process.exit(0);

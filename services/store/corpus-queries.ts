@@ -85,12 +85,22 @@ export interface VersionRecord {
   status: string;
   effectiveFrom: string | null;
   effectiveTo: string | null;
+  /** Set when this version ends by repeal: the date it takes effect. */
+  repealedOn: string | null;
   hasText: boolean;
+  /** Only when asked for (withText); null when we do not hold it. */
+  text?: string | null;
 }
 
-export async function listVersions(db: Database, provisionId: number): Promise<VersionRecord[]> {
+/** A provision's versions, oldest first. Texts are read only when asked for. */
+export async function listVersions(
+  db: Database,
+  provisionId: number,
+  options: { withText?: boolean } = {},
+): Promise<VersionRecord[]> {
   const { rows } = await db.query<Record<string, unknown>>(
-    `SELECT version_id, label, status, effective_from, effective_to, text IS NOT NULL AS has_text
+    `SELECT version_id, label, status, effective_from, effective_to, repealed_on, text IS NOT NULL AS has_text
+       ${options.withText ? ", text" : ""}
      FROM provision_versions WHERE provision_id = $1 ORDER BY effective_from NULLS FIRST, version_id`,
     [provisionId],
   );
@@ -100,7 +110,9 @@ export async function listVersions(db: Database, provisionId: number): Promise<V
     status: r.status as string,
     effectiveFrom: (r.effective_from as string | null) ?? null,
     effectiveTo: (r.effective_to as string | null) ?? null,
+    repealedOn: (r.repealed_on as string | null) ?? null,
     hasText: r.has_text as boolean,
+    ...(options.withText ? { text: (r.text as string | null) ?? null } : {}),
   }));
 }
 

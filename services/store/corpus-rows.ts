@@ -106,6 +106,7 @@ export function versionRows(provisionId: number, p: CanonicalProvision) {
     effective_from: v.effectiveFrom,
     effective_to: v.effectiveTo,
     text: v.text,
+    repealed_on: v.repealedOn,
   }));
 }
 

@@ -1,7 +1,15 @@
 import type { CanonicalDocument, CanonicalProvision } from "../../ingest/model.ts";
+import {
+  type ChangeEvent,
+  type DocumentContext,
+  historyEvents,
+  vanishedEvent,
+  withRenumbering,
+} from "../changes/derive.ts";
 import type { Domain } from "../core/domains.ts";
 import { InputError } from "../core/errors.ts";
 import { assignProvisionIds } from "../core/public-ids.ts";
+import { recordChanges } from "./change-outbox.ts";
 import {
   documentRow,
   linkRows,
@@ -17,7 +25,8 @@ import { recordForIndexing } from "./search-outbox.ts";
 /**
  * Writing one canonical document into the corpus. A document is written in one transaction
  * (atomic: readers and a crash see it fully old or fully new) and only what differs is touched
- * (idempotent: the same snapshot twice writes nothing).
+ * (idempotent: the same snapshot twice writes nothing). The changes it makes to provisions go to
+ * the change outbox in the same transaction (see services/changes/derive.ts).
  */
 
 export interface PersistInput {
@@ -34,9 +43,12 @@ export interface PersistInput {
 
 export interface PersistOutcome {
   publicId: string;
-  outcome: "created" | "updated" | "unchanged";
+  /** `stale`: the store holds a newer snapshot of this document; nothing was written. */
+  outcome: "created" | "updated" | "unchanged" | "stale";
   provisions: { added: number; changed: number; unchanged: number; absent: number };
   versions: number;
+  /** Change events recorded for the change log. */
+  changes: number;
 }
 
 const BATCH = 2000;
@@ -93,11 +105,24 @@ async function persistInTransaction(
       source_version: string | null;
       title: string;
       domains: string[];
+      modified_on: string | null;
     }>(
-      "SELECT id, content_hash, rules_hash, source_version, title, domains FROM documents WHERE source = $1 AND source_id = $2 FOR UPDATE",
+      `SELECT id, content_hash, rules_hash, source_version, title, domains, to_char(modified_on, 'YYYY-MM-DD') AS modified_on
+       FROM documents WHERE source = $1 AND source_id = $2 FOR UPDATE`,
       [row.source, row.source_id],
     )
   ).rows[0];
+  const nothing = { added: 0, changed: 0, unchanged: 0, absent: 0 };
+  if (existing?.modified_on && doc.modifiedOn && doc.modifiedOn < existing.modified_on) {
+    // An older snapshot must never roll the corpus (or its change log) back.
+    return {
+      publicId: doc.publicId,
+      outcome: "stale" as const,
+      provisions: nothing,
+      versions: 0,
+      changes: 0,
+    };
+  }
   if (existing && existing.content_hash === row.content_hash && existing.rules_hash === rulesHash) {
     if (existing.source_version !== row.source_version) {
       await tx.query("UPDATE documents SET source_version = $2, last_run_id = $3 WHERE id = $1", [
@@ -106,8 +131,8 @@ async function persistInTransaction(
         runId,
       ]);
     }
-    const provisions = { added: 0, changed: 0, unchanged: doc.provisions.length, absent: 0 };
-    return { publicId: doc.publicId, outcome: "unchanged" as const, provisions, versions: 0 };
+    const provisions = { ...nothing, unchanged: doc.provisions.length };
+    return { publicId: doc.publicId, outcome: "unchanged" as const, provisions, versions: 0, changes: 0 };
   }
 
   const documentId = (
@@ -127,7 +152,18 @@ async function persistInTransaction(
   ).rows[0]!.id;
 
   await replaceSections(tx, documentId, doc);
-  const provisions = await writeProvisions(tx, documentId, doc, domains.provisions, runId);
+  const context: DocumentContext = {
+    documentId,
+    sourceVersion: doc.source.version,
+    runId,
+    snapshotDate: doc.modifiedOn ?? new Date().toISOString().slice(0, 10),
+    previousSnapshotDate: existing?.modified_on ?? null,
+  };
+  const provisions = await writeProvisions(tx, context, doc, domains.provisions);
+  // History the log already holds is dropped here, not only by the writer: a newer snapshot
+  // repeats every changed provision's whole history, and most of it is known.
+  provisions.events = await notYetLogged(tx, provisions.events);
+  await recordChanges(tx, provisions.events);
   // The search index copies the document's title and domains into every provision: when they
   // change, every provision of the document is re-indexed; otherwise only those that changed.
   const documentFieldsChanged =
@@ -143,6 +179,7 @@ async function persistInTransaction(
     outcome: existing ? ("updated" as const) : ("created" as const),
     provisions: provisions.counts,
     versions: provisions.versions,
+    changes: provisions.events.length,
   };
 }
 
@@ -160,11 +197,11 @@ async function replaceSections(tx: Queryable, documentId: number, doc: Canonical
 
 async function writeProvisions(
   tx: Queryable,
-  documentId: number,
+  context: DocumentContext,
   doc: CanonicalDocument,
   domains: Map<string, Domain[]>,
-  runId: number,
 ) {
+  const { documentId, runId } = context;
   const stored = (
     await tx.query<{
       id: number;
@@ -173,8 +210,11 @@ async function writeProvisions(
       content_hash: string;
       present_in_source: boolean;
       position: number;
+      number: string;
+      version_id: string;
     }>(
-      "SELECT id, source_id, public_id, content_hash, present_in_source, position FROM provisions WHERE document_id = $1",
+      `SELECT id, source_id, public_id, content_hash, present_in_source, position, number, version_id
+       FROM provisions WHERE document_id = $1`,
       [documentId],
     )
   ).rows;
@@ -245,7 +285,22 @@ async function writeProvisions(
   }
 
   const versions = await replaceVersionsAndLinks(tx, written, byRow);
+  const events: ChangeEvent[] = absentRows.map((row) =>
+    vanishedEvent({ provisionId: row.id, versionId: row.version_id, number: row.number }, context),
+  );
+  for (const [sourceId, provisionId] of written) {
+    const p = byRow.get(sourceId)!;
+    const ctx = { ...context, provisionId };
+    const before = storedBySource.get(sourceId);
+    const history = historyEvents(p, ctx);
+    events.push(
+      ...(before
+        ? withRenumbering(history, p, { number: before.number, versionId: before.version_id }, ctx)
+        : history),
+    );
+  }
   return {
+    events,
     touched: [...added, ...changed, ...absentRows].map((row) => row.public_id),
     counts: {
       added: added.length,
@@ -255,6 +310,16 @@ async function writeProvisions(
     },
     versions,
   };
+}
+
+async function notYetLogged(tx: Queryable, events: ChangeEvent[]): Promise<ChangeEvent[]> {
+  if (events.length === 0) return events;
+  const { rows } = await tx.query<{ idempotency_key: string }>(
+    "SELECT idempotency_key FROM change_log WHERE provision_id = ANY($1)",
+    [[...new Set(events.map((e) => e.provisionId))]],
+  );
+  const logged = new Set(rows.map((r) => r.idempotency_key));
+  return events.filter((e) => !logged.has(e.key));
 }
 
 async function allPublicIds(tx: Queryable, documentId: number): Promise<string[]> {
@@ -272,7 +337,8 @@ async function replaceVersionsAndLinks(
 ) {
   const ids = [...written.values()];
   if (ids.length === 0) return 0;
-  await tx.query("DELETE FROM provision_versions WHERE provision_id = ANY($1)", [ids]);
+  // Versions are kept, not replaced: the text of a version that was current when an earlier
+  // snapshot was loaded stays once a newer snapshot (which gives only the new text) arrives.
   await tx.query("DELETE FROM provision_links WHERE provision_id = ANY($1)", [ids]);
   const versions: object[] = [];
   const links: object[] = [];
@@ -283,9 +349,13 @@ async function replaceVersionsAndLinks(
   }
   await inBatches(versions, async (batch) => {
     await tx.query(
-      `INSERT INTO provision_versions (provision_id, version_id, label, status, source_status, effective_from, effective_to, text)
+      `INSERT INTO provision_versions (provision_id, version_id, label, status, source_status, effective_from, effective_to, text, repealed_on)
        SELECT r.* FROM jsonb_to_recordset($1::jsonb) AS r(provision_id int, version_id text, label text, status text,
-         source_status text, effective_from date, effective_to date, text text)`,
+         source_status text, effective_from date, effective_to date, text text, repealed_on date)
+       ON CONFLICT (provision_id, version_id) DO UPDATE SET
+         label = excluded.label, status = excluded.status, source_status = excluded.source_status,
+         effective_from = excluded.effective_from, effective_to = excluded.effective_to,
+         text = coalesce(excluded.text, provision_versions.text), repealed_on = excluded.repealed_on`,
       [JSON.stringify(batch)],
     );
   });

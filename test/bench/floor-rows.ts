@@ -45,7 +45,7 @@ const newTables = (): FloorTables => ({
   ),
   versions: new CopyTable(
     "provision_versions",
-    "provision_id version_id label status source_status effective_from effective_to text",
+    "provision_id version_id label status source_status effective_from effective_to text repealed_on",
   ),
   links: new CopyTable(
     "provision_links",

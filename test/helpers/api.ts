@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Redis } from "ioredis";
 import { pino } from "pino";
-import { inject } from "vitest";
+import { expect, inject } from "vitest";
 import { ingestCanonicalFile, ingestLegi } from "../../ingest/commands.ts";
 import { inProcessExecutor } from "../../ingest/runs/executors.ts";
 import { createKey, createProject, revokeKey } from "../../services/access/keys.ts";
@@ -130,4 +130,23 @@ export async function call(
     body = JSON.parse(text);
   } catch {}
   return { status: response.status, headers: response.headers, body };
+}
+
+/** The spec's error envelope, exactly: one key `error` with code, message and request id. */
+export function expectEnvelope(response: ApiResponse, status: number, code: string, field?: string) {
+  expect(response.status).toBe(status);
+  expect(Object.keys(response.body)).toEqual(["error"]);
+  expect(Object.keys(response.body.error).sort()).toEqual(["code", "message", "request_id"]);
+  expect(response.body.error.code).toBe(code);
+  expect(response.body.error.request_id).toBe(response.headers.get("x-request-id"));
+  if (field) expect(response.body.error.message).toContain(field);
+}
+
+/** Headers every response carries. */
+export function expectCommonHeaders(response: ApiResponse) {
+  expect(response.headers.get("x-ratelimit-limit")).toMatch(/^\d+$/);
+  expect(response.headers.get("x-ratelimit-remaining")).toMatch(/^\d+$/);
+  expect(response.headers.get("x-request-id")).toBeTruthy();
+  expect(response.headers.get("x-coverage-url")).toBe(`${PUBLIC_URL}/api/v1/coverage`);
+  expect(response.headers.get("access-control-allow-origin")).toBeNull();
 }

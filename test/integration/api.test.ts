@@ -1,29 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DOMAINS } from "../../services/core/domains.ts";
-import { type ApiResponse, call, PUBLIC_URL, startTestApi, type TestApi } from "../helpers/api.ts";
+import {
+  type ApiResponse,
+  call,
+  expectCommonHeaders,
+  expectEnvelope,
+  startTestApi,
+  type TestApi,
+} from "../helpers/api.ts";
 
 /** The spec's contract, on both set-ups: PGlite with in-memory limits, and Postgres with Redis. */
 const SETUPS = [
   { name: "embedded (PGlite, in-memory limits)", kind: "pglite", redis: false },
   { name: "server (Postgres, Redis)", kind: "postgres", redis: true },
 ] as const;
-
-function expectEnvelope(response: ApiResponse, status: number, code: string, field?: string) {
-  expect(response.status).toBe(status);
-  expect(Object.keys(response.body)).toEqual(["error"]);
-  expect(Object.keys(response.body.error).sort()).toEqual(["code", "message", "request_id"]);
-  expect(response.body.error.code).toBe(code);
-  expect(response.body.error.request_id).toBe(response.headers.get("x-request-id"));
-  if (field) expect(response.body.error.message).toContain(field);
-}
-
-function expectCommonHeaders(response: ApiResponse) {
-  expect(response.headers.get("x-ratelimit-limit")).toMatch(/^\d+$/);
-  expect(response.headers.get("x-ratelimit-remaining")).toMatch(/^\d+$/);
-  expect(response.headers.get("x-request-id")).toBeTruthy();
-  expect(response.headers.get("x-coverage-url")).toBe(`${PUBLIC_URL}/api/v1/coverage`);
-  expect(response.headers.get("access-control-allow-origin")).toBeNull();
-}
 
 describe.each(SETUPS)("API v1 on $name", ({ kind, redis }) => {
   let api: TestApi;

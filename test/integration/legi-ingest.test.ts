@@ -22,7 +22,7 @@ describe.each(STORE_KINDS)("full LEGI ingest on %s", (kind) => {
     const expectedProvisions = raw.reduce((n, code) => n + code.uniqueArticles, 0);
     expect(raw).toHaveLength(4);
     expect(expectedProvisions).toBeGreaterThan(28_000);
-    expect(summary.documents).toEqual({ total: 4, created: 4, updated: 0, unchanged: 0 });
+    expect(summary.documents).toEqual({ total: 4, created: 4, updated: 0, unchanged: 0, stale: 0 });
     expect(summary.provisions.added).toBe(expectedProvisions);
     expect(summary.versions).toBe(raw.reduce((n, code) => n + code.versions, 0));
 

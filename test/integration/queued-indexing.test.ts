@@ -7,12 +7,13 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { CanonicalDocumentInput } from "../../ingest/model.ts";
 import { parseDomainRules } from "../../ingest/pipeline/classify.ts";
 import { ingest } from "../../ingest/pipeline/ingest.ts";
+import { startDispatcher } from "../../ingest/queue/dispatcher.ts";
 import { indexProvisions } from "../../ingest/queue/index-jobs.ts";
 import {
   INDEX_QUEUE,
+  indexPump,
   inProcessSink,
   queueSink,
-  startDispatcher,
   startIndexWorker,
 } from "../../ingest/queue/index-queue.ts";
 import { rebuildIndex, verifyIndex } from "../../services/search/indexer.ts";
@@ -125,7 +126,7 @@ describe("queue-driven indexing (Postgres outbox → BullMQ on Redis → OpenSea
     queue = new Queue(INDEX_QUEUE, settings);
     queue.on("error", () => undefined);
     worker = startIndexWorker(store.db, engine, settings, logger);
-    dispatcher = startDispatcher(store.db, queueSink(queue, store.db), logger, 300);
+    dispatcher = startDispatcher([indexPump(store.db, queueSink(queue, store.db))], logger, 300);
   });
   afterAll(async () => {
     await dispatcher?.stop();
@@ -248,8 +249,7 @@ describe("embedded indexing (PGlite, no Redis: the same jobs in-process)", () =>
       await rebuildIndex(store.db, engine, { shards: 1, replicas: 0 });
       await load(store.db, act("Le contrôle embarqué est quotidien."));
       const dispatcher = startDispatcher(
-        store.db,
-        inProcessSink(store.db, engine),
+        [indexPump(store.db, inProcessSink(store.db, engine))],
         pino({ level: "silent" }),
         60_000,
       );

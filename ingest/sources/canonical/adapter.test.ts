@@ -210,6 +210,7 @@ describe("readCanonicalFile: defaults", () => {
         effectiveFrom: "2010-01-01",
         effectiveTo: "2016-08-09",
         text: "Abrogé.",
+        repealedOn: "2016-08-09",
       },
     ]);
   });

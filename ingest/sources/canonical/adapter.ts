@@ -65,6 +65,7 @@ export function adaptCanonicalDocument(
                 effectiveFrom,
                 effectiveTo,
                 text: node.text,
+                repealedOn: status === "repealed" ? effectiveTo : null,
               },
             ],
         links: node.links ?? [],

@@ -69,6 +69,12 @@ describe("LEGI adapter on a real excerpt", () => {
     expect(repealedLater?.sourceStatus).toBe("ABROGE_DIFF");
     expect(repealedLater?.status).toBe("in_force");
     expect(repealedLater?.effectiveTo).toBe("2029-03-01");
+    // Repealed on 1 March 2029 and replaced the same day by a new version: replaced, not ended.
+    expect(repealedLater?.versions.map((v) => [v.sourceStatus, v.repealedOn])).toEqual([
+      ["ABROGE_DIFF", null],
+      ["VIGUEUR_DIFF", null],
+    ]);
+    expect(byNumber("R4451-39")[0]?.versions.map((v) => v.repealedOn)).toEqual([null, null, null]);
   });
 
   it("turns amending links into acts with dates and directions", () => {

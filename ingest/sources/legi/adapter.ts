@@ -8,7 +8,7 @@ import type {
   CanonicalVersion,
 } from "../../model.ts";
 import { legiDate } from "./dates.ts";
-import { provisionStatus, versionStatus } from "./status.ts";
+import { provisionStatus, repealDate, versionStatus } from "./status.ts";
 import type { LegiArticle, LegiCode, LegiIndexEntry, LegiLink, LegiSection } from "./types.ts";
 
 export interface LegiAdapterResult {
@@ -149,6 +149,7 @@ function adaptArticle(
   const effectiveFrom = legiDate(a.dateDebut);
   const effectiveTo = legiDate(a.dateFin);
 
+  const starts = new Set([...(a.articleVersions ?? []).map((v) => legiDate(v.dateDebut)), effectiveFrom]);
   const versions: CanonicalVersion[] = (a.articleVersions ?? []).map((v, j) => {
     const from = legiDate(v.dateDebut);
     const to = legiDate(v.dateFin);
@@ -160,6 +161,7 @@ function adaptArticle(
       effectiveFrom: from,
       effectiveTo: to,
       text: v.id === versionId ? text : null,
+      repealedOn: repealDate(orNull(v.etat), to, starts.has(to)),
     };
   });
   if (!versions.some((v) => v.versionId === versionId)) {
@@ -171,6 +173,7 @@ function adaptArticle(
       effectiveFrom,
       effectiveTo,
       text,
+      repealedOn: repealDate(orNull(a.etat), effectiveTo, starts.has(effectiveTo)),
     });
   }
 

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { AsOfReading } from "../../changes/versions.ts";
 import type { AmendingActRecord, ProvisionRecord, VersionRecord } from "../../store/corpus-queries.ts";
 import type { provisionSchema } from "../routes/provisions.ts";
 import { provisionUrl } from "./search.ts";
@@ -51,5 +52,45 @@ export function presentProvision(
     })),
     url: provisionUrl(p.publicId),
     updated_at: p.updatedAt.toISOString(),
+  };
+}
+
+type Provision = z.infer<typeof provisionSchema>;
+
+/** The provision as in force on a day: that version's text, status and dates, and a plain statement when we lack them. */
+export function presentAsOf(p: Provision, reading: AsOfReading, date: string, noTextNote: string): Provision {
+  if (reading.kind === "in_force") {
+    const v = reading.version;
+    const text = v.text ?? null;
+    return {
+      ...p,
+      text,
+      text_html: v.versionId === p.source.version_id ? p.text_html : null,
+      status: "in_force",
+      effective_from: v.effectiveFrom,
+      effective_to: v.effectiveTo,
+      as_of: {
+        date,
+        version_id: v.versionId,
+        text_available: text !== null,
+        note:
+          text === null
+            ? `Version ${v.versionId} was in force on ${date} (from ${v.effectiveFrom ?? "an unknown date"} to ${v.effectiveTo ?? "now"}), but we do not hold its text. ${noTextNote}`
+            : null,
+      },
+    };
+  }
+  const note =
+    reading.kind === "not_yet_in_force"
+      ? `Not yet in force on ${date}${reading.firstFrom ? `: its first version took effect on ${reading.firstFrom}` : ""}.`
+      : `No longer in force on ${date}: it ${reading.repealed ? "was repealed" : "ended"}${reading.endedOn ? ` on ${reading.endedOn}` : ""}.`;
+  return {
+    ...p,
+    text: null,
+    text_html: null,
+    status: reading.kind === "not_yet_in_force" ? "not_yet_in_force" : "repealed",
+    effective_from: null,
+    effective_to: null,
+    as_of: { date, version_id: null, text_available: false, note },
   };
 }

@@ -1,13 +1,16 @@
 import { Router } from "express";
 import { z } from "zod";
+import { versionInForce } from "../../changes/versions.ts";
 import { domainSchema } from "../../core/domains.ts";
 import { AppError } from "../../core/errors.ts";
 import { findProvision, listAmendingActs, listVersions } from "../../store/corpus-queries.ts";
 import type { AppContext } from "../context.ts";
 import { meta } from "../envelope.ts";
 import type { access } from "../middleware/access.ts";
-import { presentProvision } from "../presenters/provision.ts";
-import { metaSchema } from "../schemas.ts";
+import { parsed, validate } from "../middleware/validate.ts";
+import { presentAsOf, presentProvision } from "../presenters/provision.ts";
+import { isoDateParam, metaSchema } from "../schemas.ts";
+import { NO_TEXT_NOTE } from "./provision-history.ts";
 
 export const provisionSchema = z
   .object({
@@ -15,7 +18,10 @@ export const provisionSchema = z
       .string()
       .meta({ description: "Public id: <document>/<article number>.", example: "code-du-travail/L1237-1-1" }),
     number: z.string(),
-    text: z.string().meta({ description: "Plain text of the current version." }),
+    text: z.string().nullable().meta({
+      description:
+        "Plain text of the current version (with as_of: of the version in force that day). Null only with as_of, when we do not hold that text: see as_of.note.",
+    }),
     text_html: z
       .string()
       .nullable()
@@ -64,8 +70,34 @@ export const provisionSchema = z
     ),
     url: z.string(),
     updated_at: z.string(),
+    as_of: z
+      .object({
+        date: z.string(),
+        version_id: z
+          .string()
+          .nullable()
+          .meta({ description: "The version in force that day; null when none was." }),
+        text_available: z.boolean(),
+        note: z
+          .string()
+          .nullable()
+          .meta({ description: "Why there is no text, or no version, for that day." }),
+      })
+      .optional()
+      .meta({
+        description:
+          "Present when as_of was given: text, status and effective dates above are then those of the version in force that day.",
+      }),
   })
   .meta({ id: "Provision" });
+
+export const provisionQuerySchema = z
+  .object({
+    as_of: isoDateParam
+      .optional()
+      .meta({ description: "Read the provision as it was in force on this day." }),
+  })
+  .strict();
 
 export const provisionResponseSchema = z
   .object({ data: provisionSchema, meta: metaSchema })
@@ -82,21 +114,33 @@ export function provisionsRouter(ctx: AppContext, guard: ReturnType<typeof acces
         "not_found",
         `No published provision with id ${id}. It may not be loaded yet: see the coverage.`,
       );
+    const asOf = parsed(res, "query", provisionQuerySchema).as_of;
     const [versions, acts] = await Promise.all([
-      listVersions(ctx.db, provision.id),
+      listVersions(ctx.db, provision.id, { withText: asOf !== undefined }),
       listAmendingActs(ctx.db, provision.id),
     ]);
+    const data = presentProvision(provision, versions, acts);
     const body: z.infer<typeof provisionResponseSchema> = {
-      data: presentProvision(provision, versions, acts),
+      data: asOf ? presentAsOf(data, versionInForce(versions, asOf), asOf, NO_TEXT_NOTE) : data,
       meta: meta(res),
     };
     res.json(body);
   };
   return Router()
-    .get("/provisions/:document/:number", guard("corpus:read"), async (req, res) => {
-      await handler(`${req.params.document}/${req.params.number}`, res);
-    })
-    .get("/provisions/:id", guard("corpus:read"), async (req, res) => {
-      await handler(String(req.params.id), res);
-    });
+    .get(
+      "/provisions/:document/:number",
+      guard("corpus:read"),
+      validate("query", provisionQuerySchema),
+      async (req, res) => {
+        await handler(`${req.params.document}/${req.params.number}`, res);
+      },
+    )
+    .get(
+      "/provisions/:id",
+      guard("corpus:read"),
+      validate("query", provisionQuerySchema),
+      async (req, res) => {
+        await handler(String(req.params.id), res);
+      },
+    );
 }
