@@ -69,7 +69,7 @@ describe("the indexing worker process (npm run worker)", () => {
     });
     const code = await new Promise((resolve) => lonely.once("exit", resolve));
     expect(code).toBe(1);
-    expect(stderr).toMatch(/set DATABASE_URL, REDIS_URL, SEARCH_ENGINE/);
+    expect(stderr).toMatch(/set DATABASE_URL and REDIS_URL/);
   });
 
   it("runs an ingest submitted from the CLI, with status and progress visible", async () => {
