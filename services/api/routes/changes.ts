@@ -1,13 +1,14 @@
 import { Router } from "express";
 import { z } from "zod";
 import { authorizeDomains, type DomainFilter } from "../../access/domains.ts";
+import type { Principal } from "../../access/keys.ts";
 import { type Domain, domainSchema } from "../../core/domains.ts";
 import { AppError } from "../../core/errors.ts";
 import { contentHash } from "../../core/hash.ts";
 import { type ChangeRecord, changeFeed, lastSeq, listChanges, seqBefore } from "../../store/change-log.ts";
 import { findDocument } from "../../store/corpus-queries.ts";
 import type { AppContext } from "../context.ts";
-import { meta } from "../envelope.ts";
+import { type Meta, meta } from "../envelope.ts";
 import { type access, principal } from "../middleware/access.ts";
 import { parsed, validate } from "../middleware/validate.ts";
 import { provisionUrl } from "../presenters/search.ts";
@@ -221,6 +222,86 @@ function decodeCursor<T extends z.ZodType>(cursor: string, schema: T): z.infer<T
 const listCursor = z.object({ q: z.string(), l: z.iso.date(), s: z.number().int(), h: z.number().int() });
 const feedCursor = z.object({ f: z.literal(1), s: z.number().int().min(0) });
 
+/** Changes by effective date: the HTTP route's and the MCP tool's response. */
+export async function changesBody(
+  ctx: AppContext,
+  who: Principal,
+  query: z.output<typeof changesQuerySchema>,
+  meta: Meta,
+): Promise<z.infer<typeof changesResponseSchema>> {
+  const filter = authorizeDomains(who, query.domains as Domain[] | undefined);
+  let documentId: number | undefined;
+  if (query.document) {
+    const document = await findDocument(ctx.db, query.document);
+    if (!document)
+      throw new AppError("invalid_request", `document: no document ${query.document} is loaded`, "document");
+    documentId = document.id;
+  }
+  // The cursor belongs to one query: the same parameters, page size aside.
+  const { cursor: _cursor, limit: _limit, ...criteria } = query;
+  const queryHash = contentHash({ ...criteria, domains: filter.domains });
+  const position = query.cursor ? decodeCursor(query.cursor, listCursor) : undefined;
+  if (position && position.q !== queryHash)
+    throw new AppError("invalid_request", "cursor: it belongs to a listing with other parameters", "cursor");
+  const upToSeq = position?.h ?? (await lastSeq(ctx.db));
+  const rows = await listChanges(ctx.db, {
+    since: query.since,
+    until: query.until,
+    kinds: query.kind,
+    domains: filter.domains ?? undefined,
+    documentId,
+    upToSeq,
+    after: position ? { listedOn: position.l, seq: position.s } : undefined,
+    limit: query.limit,
+  });
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  const hasMore = rows.length > query.limit;
+  return {
+    data: page.map(presentChange),
+    page: {
+      limit: query.limit,
+      next_cursor:
+        hasMore && last ? encodeCursor({ q: queryHash, l: last.listedOn, s: last.seq, h: upToSeq }) : null,
+      has_more: hasMore,
+      as_of_entry: String(upToSeq),
+    },
+    ...filterBlock(filter),
+    meta,
+  };
+}
+
+/** Changes in recording order after a cursor. */
+export async function changesFeedBody(
+  ctx: AppContext,
+  who: Principal,
+  query: z.output<typeof changesFeedQuerySchema>,
+  meta: Meta,
+): Promise<z.infer<typeof changesFeedResponseSchema>> {
+  const filter = authorizeDomains(who, query.domains as Domain[] | undefined);
+  const afterSeq = query.cursor
+    ? decodeCursor(query.cursor, feedCursor).s
+    : query.recorded_since
+      ? await seqBefore(ctx.db, new Date(query.recorded_since))
+      : 0;
+  const rows = await changeFeed(ctx.db, {
+    afterSeq,
+    domains: filter.domains ?? undefined,
+    limit: query.limit,
+  });
+  const page = rows.slice(0, query.limit);
+  return {
+    data: page.map(presentChange),
+    page: {
+      limit: query.limit,
+      next_cursor: encodeCursor({ f: 1, s: page.at(-1)?.seq ?? afterSeq }),
+      has_more: rows.length > query.limit,
+    },
+    ...filterBlock(filter),
+    meta,
+  };
+}
+
 export function changesRouter(ctx: AppContext, guard: ReturnType<typeof access>): Router {
   return Router()
     .get(
@@ -228,84 +309,12 @@ export function changesRouter(ctx: AppContext, guard: ReturnType<typeof access>)
       guard("changes:read"),
       validate("query", changesFeedQuerySchema),
       async (_req, res) => {
-        const query = parsed(res, "query", changesFeedQuerySchema);
-        const filter = authorizeDomains(principal(res), query.domains as Domain[] | undefined);
-        const afterSeq = query.cursor
-          ? decodeCursor(query.cursor, feedCursor).s
-          : query.recorded_since
-            ? await seqBefore(ctx.db, new Date(query.recorded_since))
-            : 0;
-        const rows = await changeFeed(ctx.db, {
-          afterSeq,
-          domains: filter.domains ?? undefined,
-          limit: query.limit,
-        });
-        const page = rows.slice(0, query.limit);
-        const body: z.infer<typeof changesFeedResponseSchema> = {
-          data: page.map(presentChange),
-          page: {
-            limit: query.limit,
-            next_cursor: encodeCursor({ f: 1, s: page.at(-1)?.seq ?? afterSeq }),
-            has_more: rows.length > query.limit,
-          },
-          ...filterBlock(filter),
-          meta: meta(res),
-        };
-        res.json(body);
+        res.json(
+          await changesFeedBody(ctx, principal(res), parsed(res, "query", changesFeedQuerySchema), meta(res)),
+        );
       },
     )
     .get("/changes", guard("changes:read"), validate("query", changesQuerySchema), async (_req, res) => {
-      const query = parsed(res, "query", changesQuerySchema);
-      const filter = authorizeDomains(principal(res), query.domains as Domain[] | undefined);
-      let documentId: number | undefined;
-      if (query.document) {
-        const document = await findDocument(ctx.db, query.document);
-        if (!document)
-          throw new AppError(
-            "invalid_request",
-            `document: no document ${query.document} is loaded`,
-            "document",
-          );
-        documentId = document.id;
-      }
-      // The cursor belongs to one query: the same parameters, page size aside.
-      const { cursor: _cursor, limit: _limit, ...criteria } = query;
-      const queryHash = contentHash({ ...criteria, domains: filter.domains });
-      const position = query.cursor ? decodeCursor(query.cursor, listCursor) : undefined;
-      if (position && position.q !== queryHash)
-        throw new AppError(
-          "invalid_request",
-          "cursor: it belongs to a listing with other parameters",
-          "cursor",
-        );
-      const upToSeq = position?.h ?? (await lastSeq(ctx.db));
-      const rows = await listChanges(ctx.db, {
-        since: query.since,
-        until: query.until,
-        kinds: query.kind,
-        domains: filter.domains ?? undefined,
-        documentId,
-        upToSeq,
-        after: position ? { listedOn: position.l, seq: position.s } : undefined,
-        limit: query.limit,
-      });
-      const page = rows.slice(0, query.limit);
-      const last = page.at(-1);
-      const hasMore = rows.length > query.limit;
-      const body: z.infer<typeof changesResponseSchema> = {
-        data: page.map(presentChange),
-        page: {
-          limit: query.limit,
-          next_cursor:
-            hasMore && last
-              ? encodeCursor({ q: queryHash, l: last.listedOn, s: last.seq, h: upToSeq })
-              : null,
-          has_more: hasMore,
-          as_of_entry: String(upToSeq),
-        },
-        ...filterBlock(filter),
-        meta: meta(res),
-      };
-      res.json(body);
+      res.json(await changesBody(ctx, principal(res), parsed(res, "query", changesQuerySchema), meta(res)));
     });
 }

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { DOMAINS, domainSchema } from "../../core/domains.ts";
 import { corpusStats } from "../../store/stats.ts";
 import type { AppContext } from "../context.ts";
-import { meta } from "../envelope.ts";
+import { type Meta, meta } from "../envelope.ts";
 import type { access } from "../middleware/access.ts";
 import { metaSchema } from "../schemas.ts";
 
@@ -45,10 +45,14 @@ export const COVERAGE_RULE =
   "An empty result means the act is not loaded yet; it never means that no such law exists. Only the documents listed here are loaded.";
 
 /** What is loaded, per document and per domain: what a client checks before saying "no such law". */
-export function coverageRouter(ctx: AppContext, guard: ReturnType<typeof access>): Router {
-  return Router().get("/coverage", guard("corpus:read"), async (_req, res) => {
+/** What is loaded: the coverage route's and the MCP coverage resource's content. */
+export async function coverageBody(
+  ctx: AppContext,
+  meta: Meta,
+): Promise<z.infer<typeof coverageResponseSchema>> {
+  {
     const stats = await corpusStats(ctx.db);
-    const body: z.infer<typeof coverageResponseSchema> = {
+    return {
       data: {
         rule: COVERAGE_RULE,
         documents: stats.perDocument.map((d) => ({
@@ -77,8 +81,13 @@ export function coverageRouter(ctx: AppContext, guard: ReturnType<typeof access>
             }
           : null,
       },
-      meta: meta(res),
+      meta,
     };
-    res.json(body);
+  }
+}
+
+export function coverageRouter(ctx: AppContext, guard: ReturnType<typeof access>): Router {
+  return Router().get("/coverage", guard("corpus:read"), async (_req, res) => {
+    res.json(await coverageBody(ctx, meta(res)));
   });
 }

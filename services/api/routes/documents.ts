@@ -10,7 +10,7 @@ import {
   type SectionRecord,
 } from "../../store/corpus-queries.ts";
 import type { AppContext } from "../context.ts";
-import { meta } from "../envelope.ts";
+import { type Meta, meta } from "../envelope.ts";
 import type { access } from "../middleware/access.ts";
 import { parsed, validate } from "../middleware/validate.ts";
 import { provisionUrl } from "../presenters/search.ts";
@@ -104,71 +104,79 @@ function subtree(sections: SectionRecord[], rootId: string): string[] {
   return [...ids];
 }
 
+/** A document and a page of its provisions, for the HTTP route and the MCP tool alike. */
+export async function documentBody(
+  ctx: AppContext,
+  id: string,
+  query: z.output<typeof documentQuerySchema>,
+  meta: Meta,
+): Promise<z.infer<typeof documentResponseSchema>> {
+  const doc = await findDocument(ctx.db, id);
+  if (!doc)
+    throw new AppError(
+      "not_found",
+      `No published document with id ${id}. It may not be loaded yet: see the coverage.`,
+    );
+  const sections = await listSections(ctx.db, doc.id);
+  if (query.section && !sections.some((s) => s.sourceId === query.section)) {
+    throw new AppError(
+      "invalid_request",
+      `section: no section ${query.section} in ${doc.publicId}`,
+      "section",
+    );
+  }
+  const sectionIds = query.section ? subtree(sections, query.section) : null;
+  const provisions = await listDocumentProvisions(ctx.db, doc.id, {
+    limit: query.limit,
+    offset: query.offset,
+    sectionIds,
+  });
+  const total = sectionIds ? await countDocumentProvisions(ctx.db, doc.id, sectionIds) : doc.provisionCount;
+  const next = query.offset + provisions.length;
+  return {
+    data: {
+      id: doc.publicId,
+      title: doc.title,
+      kind: doc.kind,
+      jurisdiction: doc.jurisdiction,
+      status: doc.status,
+      effective_from: doc.effectiveFrom,
+      effective_to: doc.effectiveTo,
+      modified_on: doc.modifiedOn,
+      domains: doc.domains,
+      source: { name: doc.source, document_id: doc.sourceId, snapshot: doc.sourceVersion },
+      provision_count: doc.provisionCount,
+      ...(query.toc ? { toc: buildToc(sections) } : {}),
+      provisions: provisions.map((p) => ({
+        id: p.publicId,
+        number: p.number,
+        section_id: p.sectionSourceId,
+        status: p.status,
+        effective_from: p.effectiveFrom,
+        effective_to: p.effectiveTo,
+        text: p.text,
+        url: provisionUrl(p.publicId),
+      })),
+    },
+    pagination: {
+      limit: query.limit,
+      offset: query.offset,
+      total,
+      next_offset: provisions.length > 0 && next < total ? next : null,
+    },
+    meta,
+  };
+}
+
 export function documentsRouter(ctx: AppContext, guard: ReturnType<typeof access>): Router {
   return Router().get(
     "/documents/:id",
     guard("corpus:read"),
     validate("query", documentQuerySchema),
     async (req, res: Response) => {
-      const query = parsed(res, "query", documentQuerySchema);
-      const doc = await findDocument(ctx.db, String(req.params.id));
-      if (!doc)
-        throw new AppError(
-          "not_found",
-          `No published document with id ${req.params.id}. It may not be loaded yet: see the coverage.`,
-        );
-      const sections = await listSections(ctx.db, doc.id);
-      if (query.section && !sections.some((s) => s.sourceId === query.section)) {
-        throw new AppError(
-          "invalid_request",
-          `section: no section ${query.section} in ${doc.publicId}`,
-          "section",
-        );
-      }
-      const sectionIds = query.section ? subtree(sections, query.section) : null;
-      const provisions = await listDocumentProvisions(ctx.db, doc.id, {
-        limit: query.limit,
-        offset: query.offset,
-        sectionIds,
-      });
-      const total = sectionIds
-        ? await countDocumentProvisions(ctx.db, doc.id, sectionIds)
-        : doc.provisionCount;
-      const next = query.offset + provisions.length;
-      const body: z.infer<typeof documentResponseSchema> = {
-        data: {
-          id: doc.publicId,
-          title: doc.title,
-          kind: doc.kind,
-          jurisdiction: doc.jurisdiction,
-          status: doc.status,
-          effective_from: doc.effectiveFrom,
-          effective_to: doc.effectiveTo,
-          modified_on: doc.modifiedOn,
-          domains: doc.domains,
-          source: { name: doc.source, document_id: doc.sourceId, snapshot: doc.sourceVersion },
-          provision_count: doc.provisionCount,
-          ...(query.toc ? { toc: buildToc(sections) } : {}),
-          provisions: provisions.map((p) => ({
-            id: p.publicId,
-            number: p.number,
-            section_id: p.sectionSourceId,
-            status: p.status,
-            effective_from: p.effectiveFrom,
-            effective_to: p.effectiveTo,
-            text: p.text,
-            url: provisionUrl(p.publicId),
-          })),
-        },
-        pagination: {
-          limit: query.limit,
-          offset: query.offset,
-          total,
-          next_offset: provisions.length > 0 && next < total ? next : null,
-        },
-        meta: meta(res),
-      };
-      res.json(body);
+      res.json(
+        await documentBody(ctx, String(req.params.id), parsed(res, "query", documentQuerySchema), meta(res)),
+      );
     },
   );
 }

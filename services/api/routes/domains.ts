@@ -1,10 +1,11 @@
 import { Router } from "express";
 import { z } from "zod";
 import { mayUse } from "../../access/domains.ts";
+import type { Principal } from "../../access/keys.ts";
 import { DOMAINS, domainSchema } from "../../core/domains.ts";
 import { corpusStats } from "../../store/stats.ts";
 import type { AppContext } from "../context.ts";
-import { meta } from "../envelope.ts";
+import { type Meta, meta } from "../envelope.ts";
 import { type access, principal } from "../middleware/access.ts";
 import { metaSchema } from "../schemas.ts";
 
@@ -26,19 +27,26 @@ export const domainsResponseSchema = z
   })
   .meta({ id: "DomainsResponse" });
 
+/** The domain list for a key, for the HTTP route and the MCP tool alike. */
+export async function domainsBody(
+  ctx: AppContext,
+  who: Principal,
+  meta: Meta,
+): Promise<z.infer<typeof domainsResponseSchema>> {
+  const stats = await corpusStats(ctx.db);
+  return {
+    data: DOMAINS.map((domain) => ({
+      domain,
+      allowed: mayUse(who, domain),
+      provisions: stats.perDomain[domain] ?? 0,
+    })),
+    unclassified_provisions: stats.provisionsUnclassified,
+    meta,
+  };
+}
+
 export function domainsRouter(ctx: AppContext, guard: ReturnType<typeof access>): Router {
   return Router().get("/domains", guard("corpus:read"), async (_req, res) => {
-    const who = principal(res);
-    const stats = await corpusStats(ctx.db);
-    const body: z.infer<typeof domainsResponseSchema> = {
-      data: DOMAINS.map((domain) => ({
-        domain,
-        allowed: mayUse(who, domain),
-        provisions: stats.perDomain[domain] ?? 0,
-      })),
-      unclassified_provisions: stats.provisionsUnclassified,
-      meta: meta(res),
-    };
-    res.json(body);
+    res.json(await domainsBody(ctx, principal(res), meta(res)));
   });
 }

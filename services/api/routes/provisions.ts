@@ -5,7 +5,7 @@ import { domainSchema } from "../../core/domains.ts";
 import { AppError } from "../../core/errors.ts";
 import { findProvision, listAmendingActs, listVersions } from "../../store/corpus-queries.ts";
 import type { AppContext } from "../context.ts";
-import { meta } from "../envelope.ts";
+import { type Meta, meta } from "../envelope.ts";
 import type { access } from "../middleware/access.ts";
 import { parsed, validate } from "../middleware/validate.ts";
 import { presentAsOf, presentProvision } from "../presenters/provision.ts";
@@ -106,25 +106,30 @@ export const provisionResponseSchema = z
 /** Public ids hold one slash (`code-du-travail/L1237-1-1`); source ids none (`LEGIARTI…`). */
 export const provisionParamsSchema = z.object({ id: z.string().min(1).max(300) });
 
+/** One provision (as in force on `asOf` when given), for the HTTP route and the MCP tool alike. */
+export async function provisionBody(
+  ctx: AppContext,
+  id: string,
+  asOf: string | undefined,
+  meta: Meta,
+): Promise<z.infer<typeof provisionResponseSchema>> {
+  const provision = await findProvision(ctx.db, id);
+  if (!provision)
+    throw new AppError(
+      "not_found",
+      `No published provision with id ${id}. It may not be loaded yet: see the coverage.`,
+    );
+  const [versions, acts] = await Promise.all([
+    listVersions(ctx.db, provision.id, { withText: asOf !== undefined }),
+    listAmendingActs(ctx.db, provision.id),
+  ]);
+  const data = presentProvision(provision, versions, acts);
+  return { data: asOf ? presentAsOf(data, versionInForce(versions, asOf), asOf, NO_TEXT_NOTE) : data, meta };
+}
+
 export function provisionsRouter(ctx: AppContext, guard: ReturnType<typeof access>): Router {
   const handler = async (id: string, res: import("express").Response) => {
-    const provision = await findProvision(ctx.db, id);
-    if (!provision)
-      throw new AppError(
-        "not_found",
-        `No published provision with id ${id}. It may not be loaded yet: see the coverage.`,
-      );
-    const asOf = parsed(res, "query", provisionQuerySchema).as_of;
-    const [versions, acts] = await Promise.all([
-      listVersions(ctx.db, provision.id, { withText: asOf !== undefined }),
-      listAmendingActs(ctx.db, provision.id),
-    ]);
-    const data = presentProvision(provision, versions, acts);
-    const body: z.infer<typeof provisionResponseSchema> = {
-      data: asOf ? presentAsOf(data, versionInForce(versions, asOf), asOf, NO_TEXT_NOTE) : data,
-      meta: meta(res),
-    };
-    res.json(body);
+    res.json(await provisionBody(ctx, id, parsed(res, "query", provisionQuerySchema).as_of, meta(res)));
   };
   return Router()
     .get(

@@ -1,12 +1,38 @@
 import { Router } from "express";
+import type { z } from "zod";
+import type { Principal } from "../../access/keys.ts";
 import type { Domain } from "../../core/domains.ts";
 import { searchProvisions } from "../../search/service.ts";
 import type { AppContext } from "../context.ts";
-import { meta } from "../envelope.ts";
+import { type Meta, meta } from "../envelope.ts";
 import { type access, principal } from "../middleware/access.ts";
 import { parsed, validate } from "../middleware/validate.ts";
 import { presentSearch } from "../presenters/search.ts";
-import { searchQuerySchema } from "../schemas.ts";
+import { searchQuerySchema, type searchResponseSchema } from "../schemas.ts";
+
+/** The search response, for the HTTP route and the MCP tool alike. */
+export async function searchBody(
+  ctx: AppContext,
+  who: Principal,
+  query: z.output<typeof searchQuerySchema>,
+  meta: Meta,
+): Promise<z.infer<typeof searchResponseSchema>> {
+  const outcome = await searchProvisions(
+    ctx.search,
+    who,
+    {
+      q: query.q,
+      limit: query.limit,
+      offset: query.offset,
+      domains: query.domains as Domain[] | undefined,
+      document: query.document,
+      inForce: query.in_force,
+      asOf: query.as_of,
+    },
+    ctx.titles,
+  );
+  return presentSearch(outcome, query, meta);
+}
 
 export function searchRouter(ctx: AppContext, guard: ReturnType<typeof access>): Router {
   return Router().get(
@@ -14,22 +40,7 @@ export function searchRouter(ctx: AppContext, guard: ReturnType<typeof access>):
     guard("search:read"),
     validate("query", searchQuerySchema),
     async (_req, res) => {
-      const query = parsed(res, "query", searchQuerySchema);
-      const outcome = await searchProvisions(
-        ctx.search,
-        principal(res),
-        {
-          q: query.q,
-          limit: query.limit,
-          offset: query.offset,
-          domains: query.domains as Domain[] | undefined,
-          document: query.document,
-          inForce: query.in_force,
-          asOf: query.as_of,
-        },
-        ctx.titles,
-      );
-      res.json(presentSearch(outcome, query, meta(res)));
+      res.json(await searchBody(ctx, principal(res), parsed(res, "query", searchQuerySchema), meta(res)));
     },
   );
 }
