@@ -14,6 +14,7 @@ import { coverageRouter } from "./routes/coverage.ts";
 import { documentsRouter } from "./routes/documents.ts";
 import { domainsRouter } from "./routes/domains.ts";
 import { healthRouter } from "./routes/health.ts";
+import { mcpRouter } from "./routes/mcp.ts";
 import { provisionHistoryRouter } from "./routes/provision-history.ts";
 import { provisionsRouter } from "./routes/provisions.ts";
 import { searchRouter } from "./routes/search.ts";
@@ -113,6 +114,7 @@ export function createApp(ctx: AppContext, inFlight = new InFlight()): express.E
   );
 
   const guard = access(ctx);
+  app.use(mcpRouter(ctx, guard));
   const api = Router();
   api.use(adminRouter(ctx, guard));
   api.use(express.json({ limit: MAX_BODY_BYTES }));

@@ -11,6 +11,7 @@ import {
 import { coverageResponseSchema } from "./routes/coverage.ts";
 import { documentQuerySchema, documentResponseSchema } from "./routes/documents.ts";
 import { domainsResponseSchema } from "./routes/domains.ts";
+import { jsonRpcMessageSchema } from "./routes/mcp.ts";
 import { diffQuerySchema, diffResponseSchema, versionsResponseSchema } from "./routes/provision-history.ts";
 import { provisionQuerySchema, provisionResponseSchema } from "./routes/provisions.ts";
 import { errorSchema, searchQuerySchema, searchResponseSchema } from "./schemas.ts";
@@ -242,6 +243,19 @@ export function buildOpenApiDocument(serverUrl = "/") {
           ingestRunResponseSchema,
           { requestParams: { path: z.object({ id: z.string().meta({ description: "The run id." }) }) } },
           { "404": errorResponse("No such run.") },
+        ),
+      },
+      "/api/v1/mcp": {
+        post: operation(
+          "mcp",
+          "MCP endpoint for AI agents (Streamable HTTP, stateless); also at /mcp",
+          "corpus:read",
+          jsonRpcMessageSchema,
+          {
+            requestBody: { content: { "application/json": { schema: jsonRpcMessageSchema } } },
+            description:
+              "Scope: `corpus:read` to connect; each tool checks its own scope (search_provisions: `search:read`, list_changes: `changes:read`). The Model Context Protocol over Streamable HTTP, stateless: POST one JSON-RPC message (or a batch) with `Accept: application/json, text/event-stream`; the answer is JSON. Failures before the MCP layer (401, 403, 429, 405 for GET and DELETE) are JSON-RPC error objects with the same HTTP statuses and rate-limit headers. Clients configure `{base_url}/mcp`; see the README.",
+          },
         ),
       },
       "/api/v1/coverage": {

@@ -14,7 +14,7 @@
 
 const PUBLIC_SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
-function foldAccents(value: string): string {
+export function foldAccents(value: string): string {
   return value.normalize("NFD").replace(/\p{Diacritic}/gu, "");
 }
 

@@ -233,3 +233,29 @@ export async function countDocumentProvisions(
   );
   return rows[0]?.n ?? 0;
 }
+
+/**
+ * Provisions with this number (number key), in these documents if given: present in the current
+ * source first, then in force. For reading citations.
+ */
+export async function provisionIdsByNumber(
+  db: Database,
+  numberKey: string,
+  documentPublicIds: string[] | null,
+): Promise<string[]> {
+  const { rows } = await db.query<{ public_id: string }>(
+    `SELECT p.public_id FROM provisions p JOIN documents d ON d.id = p.document_id
+     WHERE p.number_key = $1 AND ($2::text[] IS NULL OR d.public_id = ANY($2))
+     ORDER BY p.present_in_source DESC, (p.status = 'in_force') DESC, d.public_id, p.public_id LIMIT 20`,
+    [numberKey, documentPublicIds],
+  );
+  return rows.map((r) => r.public_id);
+}
+
+/** Every loaded document's public id and title (a handful: codes and acts). */
+export async function listDocumentTitles(db: Database): Promise<Array<{ publicId: string; title: string }>> {
+  const { rows } = await db.query<{ public_id: string; title: string }>(
+    "SELECT public_id, title FROM documents ORDER BY title",
+  );
+  return rows.map((r) => ({ publicId: r.public_id, title: r.title }));
+}

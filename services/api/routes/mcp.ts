@@ -1,0 +1,105 @@
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import express, { type ErrorRequestHandler, type RequestHandler, Router } from "express";
+import { z } from "zod";
+import { AppError } from "../../core/errors.ts";
+import { createMcpServer } from "../../mcp/server.ts";
+import type { AppContext } from "../context.ts";
+import { meta } from "../envelope.ts";
+import { type access, principal } from "../middleware/access.ts";
+import { MethodNotAllowed } from "../middleware/errors.ts";
+
+/**
+ * The MCP endpoint over Streamable HTTP, stateless: every POST gets a fresh server and transport
+ * bound to the calling key, so any instance behind a load balancer can answer any request. It
+ * lives at {base_url}/mcp (the address the spec's client configuration implies) and at
+ * /api/v1/mcp. Authentication, rate limits and their headers are the API's; failures before the
+ * MCP layer are JSON-RPC error objects that say what to do next, with the HTTP status of the API.
+ */
+
+export const MCP_PATHS = ["/mcp", "/api/v1/mcp"];
+
+/** For the OpenAPI document: the SDK validates the messages themselves. */
+export const jsonRpcMessageSchema = z
+  .object({
+    jsonrpc: z.literal("2.0"),
+    id: z.union([z.string(), z.number()]).optional().meta({ description: "Absent on notifications." }),
+    method: z.string().optional().meta({ example: "tools/call" }),
+    params: z.record(z.string(), z.unknown()).optional(),
+    result: z.record(z.string(), z.unknown()).optional(),
+    error: z.object({ code: z.number(), message: z.string(), data: z.unknown().optional() }).optional(),
+  })
+  .meta({ id: "JsonRpcMessage", description: "A JSON-RPC 2.0 message of the Model Context Protocol." });
+export const MAX_MCP_BODY_BYTES = 256 * 1024;
+
+/** JSON-RPC codes for failures outside a method call (the implementation-defined -32000 range). */
+const RPC_CODE: Record<AppError["code"], number> = {
+  invalid_request: -32600,
+  unauthorized: -32001,
+  forbidden: -32003,
+  not_found: -32004,
+  rate_limited: -32029,
+  internal_error: -32603,
+};
+
+const NEXT_STEP: Record<AppError["code"], string> = {
+  invalid_request: "Send one JSON-RPC message (or a batch) as the JSON body of a POST.",
+  unauthorized: "Send the header Authorization: Bearer <API_KEY> with a valid, unrevoked key.",
+  forbidden: "Use a key with the corpus:read scope (new keys have it).",
+  not_found: "POST to {base_url}/mcp.",
+  rate_limited: "Wait for the number of seconds in the Retry-After header, then retry.",
+  internal_error: "Retry once; if it fails again, report the request id.",
+};
+
+function rpcError(res: express.Response, status: number, code: AppError["code"], message: string) {
+  if (code === "unauthorized") res.set("www-authenticate", 'Bearer realm="legal-corpus"');
+  res.status(status).json({
+    jsonrpc: "2.0",
+    error: {
+      code: RPC_CODE[code],
+      message: `${message} ${NEXT_STEP[code]}`,
+      data: { code, request_id: res.locals.requestId as string },
+    },
+    id: null,
+  });
+}
+
+/** Every failure on these paths, the API's own included, as a JSON-RPC error object. */
+const jsonRpcErrors =
+  (ctx: AppContext): ErrorRequestHandler =>
+  (error, _req, res, next) => {
+    if (res.headersSent) return next(error);
+    if (error instanceof AppError) return rpcError(res, error.status, error.code, error.message);
+    const parse = error as { type?: string; limit?: number };
+    if (parse.type === "entity.parse.failed")
+      return rpcError(res, 400, "invalid_request", "The body is not valid JSON.");
+    if (parse.type === "entity.too.large")
+      return rpcError(res, 400, "invalid_request", `The body is larger than ${parse.limit} bytes.`);
+    ctx.logger.error({ err: error, requestId: res.locals.requestId }, "MCP request failed");
+    rpcError(res, 500, "internal_error", "Internal error.");
+  };
+
+export function mcpRouter(ctx: AppContext, guard: ReturnType<typeof access>): Router {
+  const handle: RequestHandler = async (req, res) => {
+    const server = createMcpServer({ ctx, who: principal(res), meta: meta(res) });
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    res.on("close", () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, req.body);
+  };
+  // Stateless: no session to resume (GET) or end (DELETE).
+  const onlyPost: RequestHandler = (req, res, next) => {
+    res.set("allow", "POST");
+    next(new MethodNotAllowed(req.method, req.path, ["POST"]));
+  };
+  const router = Router();
+  router.post(MCP_PATHS, express.json({ limit: MAX_MCP_BODY_BYTES }), guard("corpus:read"), handle);
+  router.all(MCP_PATHS, onlyPost);
+  router.use(MCP_PATHS, jsonRpcErrors(ctx));
+  return router;
+}

@@ -1,0 +1,28 @@
+import type { z } from "zod";
+import type { Principal } from "../access/keys.ts";
+import type { Scope } from "../access/scopes.ts";
+import type { AppContext } from "../api/context.ts";
+import type { Meta } from "../api/envelope.ts";
+
+/** What a tool runs with: the service, the calling key, and the meta every result carries. */
+export interface ToolEnv {
+  ctx: AppContext;
+  who: Principal;
+  meta: Meta;
+}
+
+/**
+ * One MCP tool: its scope, a zod input (every field described), an output schema for its
+ * structured content, and what it does. server.ts registers them all the same way.
+ */
+export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
+  name: string;
+  title: string;
+  description: string;
+  scope: Scope;
+  input: I;
+  output: O;
+  run(env: ToolEnv, input: z.output<I>): Promise<z.infer<O>>;
+}
+
+export const defineTool = <I extends z.ZodObject, O extends z.ZodObject>(tool: ToolDefinition<I, O>) => tool;

@@ -1,0 +1,14 @@
+import { z } from "zod";
+import { domainsBody, domainsResponseSchema } from "../../api/routes/domains.ts";
+import { defineTool } from "../tool.ts";
+
+export const listDomainsTool = defineTool({
+  name: "list_domains",
+  title: "Fields of law",
+  description:
+    "The fields of law usable as filters (labour, tax…), whether this key may use each, and how many provisions are loaded in each.",
+  scope: "corpus:read",
+  input: z.object({}),
+  output: domainsResponseSchema,
+  run: ({ ctx, who, meta }) => domainsBody(ctx, who, meta),
+});

@@ -1,0 +1,54 @@
+import { z } from "zod";
+import { searchBody } from "../../api/routes/search.ts";
+import { MAX_SEARCH_LIMIT, MAX_SEARCH_OFFSET, searchResponseSchema } from "../../api/schemas.ts";
+import { domainSchema } from "../../core/domains.ts";
+import { defineTool } from "../tool.ts";
+
+export const searchProvisionsTool = defineTool({
+  name: "search_provisions",
+  title: "Search French law",
+  description:
+    "Full-text search over the loaded provisions (articles of codes and acts), in French. Returns public ids, numbers, snippets and effective dates. An empty result means the act is not loaded yet, never that no such law exists: check the coverage before saying so.",
+  scope: "search:read",
+  input: z.object({
+    query: z
+      .string()
+      .trim()
+      .min(1)
+      .max(500)
+      .describe(
+        "Words to find, in French (e.g. 'rupture conventionnelle'), or an article number (e.g. 'L1237-19').",
+      ),
+    domains: z
+      .array(domainSchema)
+      .min(1)
+      .optional()
+      .describe(
+        "Only these fields of law (any of them); see list_domains. A key limited to some domains may only ask for those.",
+      ),
+    document: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe("Only this document, by public id (e.g. 'code-du-travail')."),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_SEARCH_LIMIT)
+      .default(10)
+      .describe(`Results wanted, 1–${MAX_SEARCH_LIMIT}.`),
+    offset: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_SEARCH_OFFSET)
+      .default(0)
+      .describe("Results to skip, for the next page."),
+    in_force: z.boolean().default(true).describe("Only provisions in force on as_of (default today)."),
+    as_of: z.iso.date().optional().describe("The day in_force refers to, YYYY-MM-DD (default today)."),
+  }),
+  output: searchResponseSchema,
+  run: ({ ctx, who, meta }, input) => searchBody(ctx, who, { ...input, q: input.query }, meta),
+});
