@@ -9,6 +9,7 @@ import { errorRenderer, MethodNotAllowed, notFoundRoute } from "./middleware/err
 import { requestContext } from "./middleware/request-context.ts";
 import { buildOpenApiDocument } from "./openapi.ts";
 import { adminRouter } from "./routes/admin.ts";
+import { answerRouter } from "./routes/answer.ts";
 import { changesRouter } from "./routes/changes.ts";
 import { coverageRouter } from "./routes/coverage.ts";
 import { documentsRouter } from "./routes/documents.ts";
@@ -27,6 +28,7 @@ const ROUTES: Array<[RegExp, string[]]> = [
   [/^\/api\/v1\/(search|domains|coverage|changes|changes\/feed|openapi\.json)$/, ["GET"]],
   [/^\/api\/v1\/(provisions|documents)\/.+$/, ["GET"]],
   [/^\/api\/v1\/admin\/ingest-runs$/, ["GET", "POST"]],
+  [/^\/api\/v1\/answer$/, ["POST"]],
   [/^\/api\/v1\/admin\/ingest-runs\/[^/]+$/, ["GET"]],
 ];
 
@@ -119,6 +121,7 @@ export function createApp(ctx: AppContext, inFlight = new InFlight()): express.E
   api.use(adminRouter(ctx, guard));
   api.use(express.json({ limit: MAX_BODY_BYTES }));
   api.use(searchRouter(ctx, guard));
+  api.use(answerRouter(ctx, guard));
   api.use(domainsRouter(ctx, guard));
   api.use(changesRouter(ctx, guard));
   api.use(provisionHistoryRouter(ctx, guard));

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject } from "zod-openapi";
 import { ingestRunRequestSchema } from "../../ingest/runs/request.ts";
 import { ingestRunResponseSchema, ingestRunsResponseSchema } from "./routes/admin.ts";
+import { ANSWER_COST, answerRequestSchema, answerResponseSchema } from "./routes/answer.ts";
 import {
   changesFeedQuerySchema,
   changesFeedResponseSchema,
@@ -243,6 +244,18 @@ export function buildOpenApiDocument(serverUrl = "/") {
           ingestRunResponseSchema,
           { requestParams: { path: z.object({ id: z.string().meta({ description: "The run id." }) }) } },
           { "404": errorResponse("No such run.") },
+        ),
+      },
+      "/api/v1/answer": {
+        post: operation(
+          "answerQuestion",
+          "An answer bound to evidence: sentences from the provisions they cite, or an explicit insufficient-evidence statement",
+          "answer:write",
+          answerResponseSchema,
+          {
+            requestBody: { content: { "application/json": { schema: answerRequestSchema } } },
+            description: `Scope: \`answer:write\`, on a plan that includes answers (the beta plan does not: 403). Counts as ${ANSWER_COST} requests against the rate limit. See the README for how answers are composed and checked.`,
+          },
         ),
       },
       "/api/v1/mcp": {

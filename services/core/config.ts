@@ -67,6 +67,17 @@ export const configSchema = z.object({
       .default("true")
       .transform((v) => v === "true"),
   ),
+  /** An OpenAI-compatible chat API (base URL, e.g. http://localhost:8080/v1) for the generative answer composer; unset: extractive only. */
+  ANSWER_LLM_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
+  /** Its API key, if it needs one (a secret: never logged). */
+  ANSWER_LLM_API_KEY: z.preprocess(emptyAsUndefined, z.string().optional()),
+  /** The model name sent to it. */
+  ANSWER_LLM_MODEL: z.preprocess(emptyAsUndefined, z.string().default("gpt-4o-mini")),
+  /** How long to wait for it before answering extractively, in milliseconds. */
+  ANSWER_LLM_TIMEOUT_MS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int().min(100).max(120_000).default(15_000),
+  ),
   /** pino log level. */
   LOG_LEVEL: z.preprocess(
     emptyAsUndefined,

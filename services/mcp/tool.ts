@@ -3,11 +3,13 @@ import type { Principal } from "../access/keys.ts";
 import type { Scope } from "../access/scopes.ts";
 import type { AppContext } from "../api/context.ts";
 import type { Meta } from "../api/envelope.ts";
+import type { PlanRow } from "../store/access.ts";
 
-/** What a tool runs with: the service, the calling key, and the meta every result carries. */
+/** What a tool runs with: the service, the calling key and its plan, and the meta every result carries. */
 export interface ToolEnv {
   ctx: AppContext;
   who: Principal;
+  plan: PlanRow;
   meta: Meta;
 }
 

@@ -129,7 +129,7 @@ export function searchBody(query: SearchQuery) {
                     query: query.q,
                     fields: ["text", "section_path^2", "document_title"],
                     type: "cross_fields",
-                    operator: "and",
+                    operator: query.match === "any" ? "or" : "and",
                   },
                 },
               ],

@@ -22,6 +22,19 @@ export interface SearchQuery {
   inForce: boolean;
   /** YYYY-MM-DD, the day "in force" refers to. */
   asOf: string;
+  /**
+   * `all` (default): every word must match, as a person searching expects. `any`: any word may
+   * match, best matches first: what answering a question written in full needs.
+   */
+  match?: "all" | "any";
+}
+
+/** The words of a text joined with OR, in the syntax of websearch_to_tsquery. */
+export function anyOfWords(text: string): string {
+  return text
+    .split(/[^\p{L}\p{N}-]+/u)
+    .filter((w) => w.length > 1 && w.toLowerCase() !== "or")
+    .join(" or ");
 }
 
 export interface SearchHit {

@@ -1,6 +1,12 @@
 import type { Domain } from "../core/domains.ts";
 import type { Database } from "../store/database.ts";
-import type { SearchEngine, SearchHit, SearchQuery, SearchResult } from "./engine.ts";
+import {
+  anyOfWords,
+  type SearchEngine,
+  type SearchHit,
+  type SearchQuery,
+  type SearchResult,
+} from "./engine.ts";
 
 /**
  * Postgres full-text search over `provisions.search_vector` (migration 003: French stemming with
@@ -56,7 +62,7 @@ export class PostgresSearchEngine implements SearchEngine {
        FROM page JOIN provisions p ON p.id = page.id JOIN documents d ON d.id = p.document_id, q
        ORDER BY page.score DESC, p.public_id`,
       [
-        query.q,
+        query.match === "any" ? anyOfWords(query.q) : query.q,
         query.domains,
         query.document,
         query.inForce,
@@ -92,7 +98,14 @@ export class PostgresSearchEngine implements SearchEngine {
       `SELECT count(*)::int AS n FROM provisions p JOIN documents d ON d.id = p.document_id
        WHERE p.present_in_source AND p.search_vector @@ websearch_to_tsquery('french_unaccent', $1)
          ${FILTERS.replace("$8", "$6")}`,
-      [query.q, query.domains, query.document, query.inForce, query.asOf, query.unclassifiedDocuments ?? []],
+      [
+        query.match === "any" ? anyOfWords(query.q) : query.q,
+        query.domains,
+        query.document,
+        query.inForce,
+        query.asOf,
+        query.unclassifiedDocuments ?? [],
+      ],
     );
     return rows[0]?.n ?? 0;
   }

@@ -29,6 +29,7 @@ export interface SearchRequest {
   document?: string | undefined;
   inForce: boolean;
   asOf?: string | undefined;
+  match?: "all" | "any";
 }
 
 export interface SearchOutcome extends SearchResult {
@@ -54,6 +55,7 @@ export async function searchProvisions(
       document: request.document ?? null,
       inForce: request.inForce,
       asOf: request.asOf ?? new Date().toISOString().slice(0, 10),
+      match: request.match ?? "all",
     })
     .catch((error: unknown) => {
       throw new SearchUnavailable(engine.name, error);

@@ -259,3 +259,39 @@ export async function listDocumentTitles(db: Database): Promise<Array<{ publicId
   );
   return rows.map((r) => ({ publicId: r.public_id, title: r.title }));
 }
+
+export interface ProvisionText {
+  publicId: string;
+  number: string;
+  text: string;
+  status: string;
+  effectiveFrom: string | null;
+  effectiveTo: string | null;
+  document: { publicId: string; title: string };
+}
+
+/** Current texts of provisions, in the order asked. */
+export async function provisionTexts(db: Database, publicIds: string[]): Promise<ProvisionText[]> {
+  if (publicIds.length === 0) return [];
+  const { rows } = await db.query<Record<string, unknown>>(
+    `SELECT p.public_id, p.number, p.text, p.status, p.effective_from, p.effective_to,
+            d.public_id AS document_public_id, d.title AS document_title
+     FROM provisions p JOIN documents d ON d.id = p.document_id WHERE p.public_id = ANY($1)`,
+    [publicIds],
+  );
+  const byId = new Map(
+    rows.map((r) => [
+      r.public_id as string,
+      {
+        publicId: r.public_id as string,
+        number: r.number as string,
+        text: r.text as string,
+        status: r.status as string,
+        effectiveFrom: (r.effective_from as string | null) ?? null,
+        effectiveTo: (r.effective_to as string | null) ?? null,
+        document: { publicId: r.document_public_id as string, title: r.document_title as string },
+      },
+    ]),
+  );
+  return publicIds.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
+}

@@ -313,6 +313,8 @@ describe("change tracking over the API (embedded)", () => {
         "/api/v1/changes/feed",
         "/api/v1/provisions/{id}/versions",
         "/api/v1/provisions/{id}/diff",
+        "/api/v1/answer",
+        "/api/v1/mcp",
       ]),
     );
   });

@@ -54,6 +54,7 @@ describe("MCP over Streamable HTTP (official SDK client)", () => {
     const client = await connect(api.keys.reader);
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
+      "answer_question",
       "get_document",
       "get_provision",
       "list_changes",
@@ -101,6 +102,25 @@ describe("MCP over Streamable HTTP (official SDK client)", () => {
     const empty = await tool(client, "search_provisions", { query: "zzyzx introuvable" });
     expect(empty.structuredContent.data).toEqual([]);
     expect(empty.structuredContent.meta.coverage_note).toMatch(/never that no such law exists/);
+  });
+
+  it("answers questions for keys whose plan includes answers, from cited provisions only", async () => {
+    const client = await connect(api.keys.all);
+    const answer = await tool(client, "answer_question", {
+      question: "Quelle est la durée maximale de la période d'essai des ouvriers en CDI ?",
+    });
+    expect(answer.isError).toBeFalsy();
+    expect(answer.structuredContent.data.evidence).toBe("sufficient");
+    expect(answer.structuredContent.data.answer.sentences[0].citations).toEqual(["code-du-travail/L1221-19"]);
+    expect(answer.structuredContent.meta.coverage_note).toBeTruthy();
+
+    const noScope = await connect(api.keys.reader);
+    expect(errorText(await tool(noScope, "answer_question", { question: "période d'essai ?" }))).toMatch(
+      /answer:write/,
+    );
+    // The beta plan has no answers: the tool is not even offered.
+    const beta = await connect(api.keys.beta);
+    expect((await beta.listTools()).tools.map((t) => t.name)).not.toContain("answer_question");
   });
 
   it("resolves citations as people write them, and says when the document is not loaded", async () => {

@@ -3,6 +3,7 @@ import express, { type ErrorRequestHandler, type RequestHandler, Router } from "
 import { z } from "zod";
 import { AppError } from "../../core/errors.ts";
 import { createMcpServer } from "../../mcp/server.ts";
+import type { PlanRow } from "../../store/access.ts";
 import type { AppContext } from "../context.ts";
 import { meta } from "../envelope.ts";
 import { type access, principal } from "../middleware/access.ts";
@@ -80,7 +81,12 @@ const jsonRpcErrors =
 
 export function mcpRouter(ctx: AppContext, guard: ReturnType<typeof access>): Router {
   const handle: RequestHandler = async (req, res) => {
-    const server = createMcpServer({ ctx, who: principal(res), meta: meta(res) });
+    const server = createMcpServer({
+      ctx,
+      who: principal(res),
+      plan: res.locals.plan as PlanRow,
+      meta: meta(res),
+    });
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,

@@ -1,4 +1,5 @@
 import type { ToolDefinition } from "../tool.ts";
+import { answerQuestionTool } from "./answer-question.ts";
 import { getDocumentTool } from "./get-document.ts";
 import { getProvisionTool } from "./get-provision.ts";
 import { listChangesTool } from "./list-changes.ts";
@@ -14,4 +15,5 @@ export const TOOLS: ToolDefinition[] = [
   getDocumentTool,
   listDomainsTool,
   listChangesTool,
+  answerQuestionTool,
 ] as unknown as ToolDefinition[];

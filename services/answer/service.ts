@@ -1,0 +1,162 @@
+import { createHmac } from "node:crypto";
+import type { DomainFilter } from "../access/domains.ts";
+import type { Principal } from "../access/keys.ts";
+import type { AppContext } from "../api/context.ts";
+import type { Domain } from "../core/domains.ts";
+import { AppError } from "../core/errors.ts";
+import { searchProvisions } from "../search/service.ts";
+import type { PlanRow } from "../store/access.ts";
+import { logAnswer } from "../store/answer-log.ts";
+import { type ProvisionText, provisionTexts } from "../store/corpus-queries.ts";
+import { type AnswerSentence, composeExtractive } from "./extractive.ts";
+import { composeGenerative } from "./generative.ts";
+
+/**
+ * Answering a question from the corpus: retrieve provisions through the search engine, compose
+ * an answer only from them, say plainly when they do not answer, and keep an audit record
+ * without personal data. Shared by POST /api/v1/answer and the MCP answer_question tool.
+ */
+
+export interface AnswerRequest {
+  question: string;
+  domains?: Domain[] | undefined;
+  maxSources: number;
+  asOf?: string | undefined;
+}
+
+export interface AnswerOutcome {
+  question: string;
+  sentences: AnswerSentence[];
+  evidence: "sufficient" | "insufficient";
+  composer: "extractive" | "generative";
+  fallbackReason: string | null;
+  sources: Array<ProvisionText & { cited: boolean; excerpt: string }>;
+  asOf: string;
+  filter: DomainFilter;
+  filterMode: "exact" | "best_effort";
+}
+
+/** Provisions retrieved to compose from; the answer cites at most maxSources of them. */
+const RETRIEVED = 12;
+
+export const INSUFFICIENT_NOTE =
+  "The loaded corpus holds no provision that answers this question clearly. The closest provisions are listed as sources, uncited. This is not evidence that no rule exists: the corpus is incomplete, check the coverage.";
+
+export function ensurePlanAllowsAnswers(plan: PlanRow): void {
+  if (!plan.answerEnabled)
+    throw new AppError(
+      "forbidden",
+      `The ${plan.name} plan does not include the answer endpoint; search and provisions remain available. Move the project to a plan that includes it.`,
+    );
+}
+
+/** Precise matches first (every word), then the best partial ones (any word), without repeats. */
+async function retrieve(ctx: AppContext, who: Principal, request: AnswerRequest, asOf: string) {
+  const search = (match: "all" | "any") =>
+    searchProvisions(
+      ctx.search,
+      who,
+      {
+        q: request.question,
+        limit: RETRIEVED,
+        offset: 0,
+        domains: request.domains,
+        inForce: true,
+        asOf,
+        match,
+      },
+      ctx.titles,
+    );
+  const precise = await search("all");
+  const ids = precise.hits.map((h) => h.publicId);
+  if (ids.length < RETRIEVED) {
+    for (const hit of (await search("any")).hits) {
+      if (ids.length >= RETRIEVED) break;
+      if (!ids.includes(hit.publicId)) ids.push(hit.publicId);
+    }
+  }
+  return { texts: await provisionTexts(ctx.db, ids), filter: precise.filter, filterMode: precise.filterMode };
+}
+
+export async function answerQuestion(
+  ctx: AppContext,
+  who: Principal,
+  request: AnswerRequest,
+  channel: "http" | "mcp" | "eval",
+): Promise<AnswerOutcome> {
+  const started = performance.now();
+  const asOf = request.asOf ?? new Date().toISOString().slice(0, 10);
+  const { texts, filter, filterMode } = await retrieve(ctx, who, request, asOf);
+  const sources = texts.map((t) => ({ publicId: t.publicId, text: t.text }));
+
+  let composer: AnswerOutcome["composer"] = "extractive";
+  let fallbackReason: string | null = null;
+  let sentences: AnswerSentence[] = [];
+  let evidence: AnswerOutcome["evidence"] = "insufficient";
+  if (ctx.config.ANSWER_LLM_URL) {
+    const generated = await composeGenerative(
+      {
+        url: ctx.config.ANSWER_LLM_URL,
+        apiKey: ctx.config.ANSWER_LLM_API_KEY,
+        model: ctx.config.ANSWER_LLM_MODEL,
+        timeoutMs: ctx.config.ANSWER_LLM_TIMEOUT_MS,
+      },
+      request.question,
+      sources.slice(0, request.maxSources),
+    );
+    if (generated.ok) {
+      composer = "generative";
+      sentences = generated.sentences;
+      evidence = "sufficient";
+    } else fallbackReason = generated.reason;
+  }
+  if (composer === "extractive") {
+    const composed = composeExtractive(request.question, sources, request.maxSources);
+    sentences = composed.sentences;
+    evidence = composed.evidence;
+  }
+
+  const cited = [...new Set(sentences.flatMap((s) => s.citations))];
+  const listed = [...cited, ...texts.map((t) => t.publicId).filter((id) => !cited.includes(id))].slice(
+    0,
+    Math.max(request.maxSources, cited.length),
+  );
+  const byId = new Map(texts.map((t) => [t.publicId, t]));
+  const outcome: AnswerOutcome = {
+    question: request.question,
+    sentences,
+    evidence,
+    composer,
+    fallbackReason,
+    sources: listed.map((id) => {
+      const text = byId.get(id)!;
+      const quoted = sentences.filter((s) => s.citations.includes(id) && text.text.includes(s.text));
+      return {
+        ...text,
+        cited: cited.includes(id),
+        excerpt: quoted.length ? quoted.map((s) => s.text).join(" ") : excerptOf(text.text),
+      };
+    }),
+    asOf,
+    filter,
+    filterMode,
+  };
+  await logAnswer(ctx.db, {
+    projectId: who.projectId,
+    keyLookupId: who.lookupId,
+    questionHmac: createHmac("sha256", ctx.keyHashSecret).update(request.question).digest("base64url"),
+    questionChars: request.question.length,
+    domains: filter.domains,
+    composer,
+    evidence,
+    fallbackReason,
+    retrieved: texts.map((t) => t.publicId),
+    cited,
+    sentences: sentences.length,
+    milliseconds: Math.round(performance.now() - started),
+    channel,
+  });
+  return outcome;
+}
+
+const excerptOf = (text: string) => (text.length <= 300 ? text : `${text.slice(0, 297).trimEnd()}…`);

@@ -1,0 +1,53 @@
+import { foldAccents } from "../core/public-ids.ts";
+
+/**
+ * Sentences and words of French legal text, for composing answers. Pure.
+ */
+
+const SEGMENTER = new Intl.Segmenter("fr", { granularity: "sentence" });
+
+/** A full stop that does not end a sentence: "art. L. 1221-19", "al. 2", "cf. ", a lone "1." or "II.". */
+const NOT_AN_END = [
+  /(?:^|[\s'’(])(?:art|arts|al|cf|ex|mme|vol|chap|sect|n|nos?)\.$/i,
+  /(?:^|[\s'’(])[A-Z]{1,3}\.$/,
+  /^(?:\d+|[IVXL]+)\.$/,
+];
+const continues = (text: string) => NOT_AN_END.some((pattern) => pattern.test(text));
+
+/** Sentences of a text, each a verbatim substring (trimmed), in order. */
+export function splitSentences(text: string): string[] {
+  const sentences: string[] = [];
+  let pending = "";
+  for (const { segment } of SEGMENTER.segment(text)) {
+    pending += segment;
+    if (continues(pending.trim()) && !/\n\s*$/.test(segment)) continue;
+    const sentence = pending.trim();
+    if (sentence) sentences.push(sentence);
+    pending = "";
+  }
+  if (pending.trim()) sentences.push(pending.trim());
+  // Segments may have been cut inside whitespace runs; what we return must appear in the text.
+  return sentences.filter((s) => text.includes(s));
+}
+
+/** Common French words that carry no meaning for matching, and question words. */
+const STOP_WORDS = new Set(
+  (
+    "a au aux avec ce ces cette cet dans de des du elle elles en est et etre eux il ils je la le les leur leurs lui ma mais me meme mes moi mon ne nos notre nous on ou par pas pour qu que qui sa se ses son sont sur ta te tes toi ton tu un une vos votre vous y " +
+    "quel quelle quels quelles quoi quand comment combien pourquoi ou est-ce peut peuvent doit doivent faut il-y-a y-a-t-il t-il t-elle ai as avons avez ont suis es sommes etes etait sera seront cas lorsque lorsqu si sans sous entre vers chez tout tous toute toutes autre autres plus moins tres bien fait faire"
+  ).split(" "),
+);
+
+/** A crude stem: accents folded, lower case, the first 6 letters (enough to pair "licenciement" and "licencié"). */
+export const stem = (word: string) => foldAccents(word).toLowerCase().slice(0, 6);
+
+/** The meaningful words of a text, stemmed, each once. */
+export function keyTerms(text: string): string[] {
+  const terms = new Set<string>();
+  for (const raw of text.split(/[^\p{L}\p{N}]+/u)) {
+    const word = foldAccents(raw).toLowerCase();
+    if (word.length < 3 || STOP_WORDS.has(word) || /^\d+$/.test(word)) continue;
+    terms.add(stem(word));
+  }
+  return [...terms];
+}

@@ -1,0 +1,40 @@
+import { z } from "zod";
+import {
+  answerBody,
+  answerResponseSchema,
+  MAX_ANSWER_SOURCES,
+  MAX_QUESTION_CHARS,
+} from "../../api/routes/answer.ts";
+import { domainSchema } from "../../core/domains.ts";
+import { defineTool } from "../tool.ts";
+
+/** Offered only to keys whose plan includes the answer endpoint (server.ts). */
+export const answerQuestionTool = defineTool({
+  name: "answer_question",
+  title: "Answer a legal question from the loaded law",
+  description:
+    "An answer made only of sentences from the provisions it cites (each with its public id), or an explicit statement that the loaded corpus does not answer. Check the cited provisions before relying on the answer.",
+  scope: "answer:write",
+  input: z.object({
+    question: z
+      .string()
+      .trim()
+      .min(3)
+      .max(MAX_QUESTION_CHARS)
+      .describe("The question, in French, as a person would ask it."),
+    domains: z.array(domainSchema).min(1).optional().describe("Only provisions in these fields of law."),
+    max_sources: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_ANSWER_SOURCES)
+      .default(5)
+      .describe(`At most this many sources, 1–${MAX_ANSWER_SOURCES}.`),
+    as_of: z.iso
+      .date()
+      .optional()
+      .describe("Answer from the provisions in force that day, YYYY-MM-DD (default today)."),
+  }),
+  output: answerResponseSchema,
+  run: ({ ctx, who, plan, meta }, input) => answerBody(ctx, who, plan, input, meta, "mcp"),
+});

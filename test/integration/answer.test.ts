@@ -1,0 +1,262 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createKey } from "../../services/access/keys.ts";
+import {
+  type ApiResponse,
+  call,
+  expectCommonHeaders,
+  expectEnvelope,
+  startTestApi,
+  type TestApi,
+} from "../helpers/api.ts";
+
+/**
+ * POST /api/v1/answer on a small real corpus (a Code du travail excerpt): extractive answers
+ * bound to their sources, the insufficient-evidence case, plan and scope refusals, the audit
+ * record, and the generative composer against a local stub of an OpenAI-compatible API,
+ * including replies that must be refused.
+ */
+
+const ESSAI = "Quelle est la durée maximale de la période d'essai des ouvriers et des employés en CDI ?";
+
+/** A stub chat API: each test sets what the "model" replies. */
+class StubModel {
+  server!: Server;
+  reply: (prompt: string) => { status: number; body: unknown } = () => ({ status: 500, body: {} });
+  prompts: string[] = [];
+  authorizations: Array<string | undefined> = [];
+
+  async start(): Promise<string> {
+    this.server = createServer((req, res) => {
+      let raw = "";
+      req.on("data", (chunk) => (raw += chunk));
+      req.on("end", () => {
+        const body = JSON.parse(raw) as { messages: Array<{ role: string; content: string }> };
+        const prompt = body.messages.find((m) => m.role === "user")!.content;
+        this.prompts.push(prompt);
+        this.authorizations.push(req.headers.authorization);
+        const { status, body: reply } = this.reply(prompt);
+        res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(reply));
+      });
+    });
+    await new Promise<void>((resolve) => this.server.listen(0, "127.0.0.1", resolve));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;
+  }
+
+  /** A chat completion whose message content is this JSON. */
+  says(content: unknown) {
+    this.reply = () => ({
+      status: 200,
+      body: {
+        id: "stub",
+        object: "chat.completion",
+        created: 0,
+        model: "stub",
+        choices: [
+          {
+            index: 0,
+            finish_reason: "stop",
+            message: {
+              role: "assistant",
+              content: typeof content === "string" ? content : JSON.stringify(content),
+            },
+          },
+        ],
+      },
+    });
+  }
+}
+
+const expectBoundToSources = (body: any) => {
+  const sources = new Map(body.data.sources.map((s: any) => [s.id, s]));
+  for (const sentence of body.data.answer.sentences) {
+    expect(sentence.citations.length).toBeGreaterThan(0);
+    for (const id of sentence.citations) expect(sources.has(id), id).toBe(true);
+  }
+};
+
+describe("POST /api/v1/answer", () => {
+  let api: TestApi;
+  let answerKey: string;
+  const ask = (body: unknown, key = answerKey): Promise<ApiResponse> =>
+    call(api, "/api/v1/answer", {
+      method: "POST",
+      key,
+      body: JSON.stringify(body),
+      headers: { "content-type": "application/json" },
+    });
+
+  beforeAll(async () => {
+    api = await startTestApi("pglite", { redis: false, label: "answer" });
+    answerKey = api.keys.all!;
+  });
+  afterAll(async () => api?.close());
+
+  it("answers with sentences copied from the provisions it cites", async () => {
+    const { status, body, headers } = await ask({ question: ESSAI });
+    expect(status).toBe(200);
+    expectCommonHeaders({ status, body, headers });
+    expect(body.data.evidence).toBe("sufficient");
+    expect(body.data.composer).toBe("extractive");
+    expect(body.data.answer.sentences.length).toBeGreaterThan(0);
+    expect(body.data.answer.sentences[0].citations).toEqual(["code-du-travail/L1221-19"]);
+    expectBoundToSources(body);
+    // Verbatim: every sentence is in the text of the provision it cites.
+    for (const sentence of body.data.answer.sentences) {
+      const provision = await call(api, `/api/v1/provisions/${sentence.citations[0]}`, {
+        key: api.keys.reader,
+      });
+      expect(provision.body.data.text).toContain(sentence.text);
+    }
+    const cited = body.data.sources.find((s: any) => s.id === "code-du-travail/L1221-19");
+    expect(cited).toMatchObject({
+      cited: true,
+      number: "L1221-19",
+      url: "/api/v1/provisions/code-du-travail/L1221-19",
+    });
+    expect(cited.effective_from).toMatch(/^\d{4}-/);
+    expect(body.meta.coverage_note).toMatch(/incomplete/);
+  });
+
+  it("says the evidence is insufficient rather than invent", async () => {
+    const { status, body } = await ask({
+      question: "Quel est le taux de la TVA sur les billets d'avion vers la Lune ?",
+    });
+    expect(status).toBe(200);
+    expect(body.data.evidence).toBe("insufficient");
+    expect(body.data.answer).toEqual({ text: "", sentences: [] });
+    expect(body.data.evidence_note).toMatch(/not evidence that no rule exists/);
+    for (const source of body.data.sources) expect(source.cited).toBe(false);
+  });
+
+  it("refuses bad requests, missing scopes and the beta plan, and costs more than a search", async () => {
+    expectEnvelope(await ask({}), 400, "invalid_request", "question");
+    expectEnvelope(await ask({ question: "x".repeat(1001) }), 400, "invalid_request", "question");
+    expectEnvelope(await ask({ question: ESSAI, domains: ["astrology"] }), 400, "invalid_request", "domains");
+    expectEnvelope(await ask({ question: ESSAI, max_sources: 11 }), 400, "invalid_request", "max_sources");
+    expectEnvelope(await ask({ question: ESSAI, extra: 1 }), 400, "invalid_request");
+    expectEnvelope(await ask({ question: ESSAI }, api.keys.reader), 403, "forbidden");
+    expectEnvelope(await ask({ question: ESSAI, domains: ["tax"] }, api.keys.labourOnly), 403, "forbidden");
+    const betaWithScope = (
+      await createKey(api.store.db, api.ctx.keyHashSecret, { project: "beta-app", scopes: ["answer:write"] })
+    ).key;
+    const beta = await ask({ question: ESSAI }, betaWithScope);
+    expectEnvelope(beta, 403, "forbidden", "plan");
+    expect(beta.body.error.message).toMatch(/beta plan does not include the answer endpoint/);
+    const get = await call(api, "/api/v1/answer", { key: answerKey });
+    expect(get.status).toBe(405);
+
+    const before = Number((await ask({ question: ESSAI })).headers.get("x-ratelimit-remaining"));
+    const after = Number((await ask({ question: ESSAI })).headers.get("x-ratelimit-remaining"));
+    expect(before - after).toBe(5);
+  });
+
+  it("keeps an audit record without the question's text", async () => {
+    const secretQuestion = "Mon employeur Jean Dupont peut-il prolonger ma période d'essai d'ouvrier ?";
+    await ask({ question: secretQuestion });
+    const { rows } = await api.store.db.query<Record<string, unknown>>(
+      "SELECT * FROM answer_log ORDER BY id DESC LIMIT 1",
+    );
+    const entry = rows[0]!;
+    expect(entry).toMatchObject({
+      question_chars: secretQuestion.length,
+      composer: "extractive",
+      channel: "http",
+    });
+    expect(entry.retrieved).toEqual(expect.arrayContaining(["code-du-travail/L1221-19"]));
+    expect(JSON.stringify(entry)).not.toMatch(/Dupont|prolonger/);
+  });
+
+  describe("with the generative composer (a local stub of an OpenAI-compatible API)", () => {
+    const model = new StubModel();
+
+    beforeAll(async () => {
+      const url = await model.start();
+      Object.assign(api.ctx.config, {
+        ANSWER_LLM_URL: url,
+        ANSWER_LLM_API_KEY: "sk-test-not-a-real-key",
+        ANSWER_LLM_TIMEOUT_MS: 1000,
+      });
+    });
+    afterAll(async () => {
+      Object.assign(api.ctx.config, { ANSWER_LLM_URL: undefined, ANSWER_LLM_API_KEY: undefined });
+      await new Promise((resolve) => model.server.close(resolve));
+    });
+    beforeEach(() => {
+      model.prompts = [];
+    });
+
+    const essaiQuote = "de deux mois";
+
+    it("uses a reply whose every sentence cites a supplied source and quotes it exactly", async () => {
+      model.says({
+        sentences: [
+          {
+            text: `Pour les ouvriers et les employés, la période d'essai dure au plus « ${essaiQuote} ».`,
+            sources: ["S1"],
+            quotes: [essaiQuote],
+          },
+        ],
+      });
+      const { body } = await ask({ question: ESSAI });
+      expect(body.data.composer).toBe("generative");
+      expect(body.data.fallback_reason).toBeNull();
+      expect(body.data.answer.sentences[0].citations).toEqual(["code-du-travail/L1221-19"]);
+      expectBoundToSources(body);
+      // The prompt held the retrieved sources and nothing else of ours.
+      expect(model.prompts[0]).toContain("[S1] code-du-travail/L1221-19");
+      expect(model.authorizations.at(-1)).toBe("Bearer sk-test-not-a-real-key");
+    });
+
+    const refusals: Array<[string, () => void, RegExp]> = [
+      [
+        "cites a source that was not supplied",
+        () =>
+          model.says({
+            sentences: [{ text: "La période d'essai dure deux mois.", sources: ["S9"], quotes: [] }],
+          }),
+        /not supplied/,
+      ],
+      [
+        "quotes words that are not in the source",
+        () =>
+          model.says({
+            sentences: [{ text: "Elle dure « six mois renouvelables ».", sources: ["S1"], quotes: [] }],
+          }),
+        /quotes words that are not in the sources/,
+      ],
+      [
+        "has a sentence without a citation",
+        () => model.says({ sentences: [{ text: "La période d'essai est libre.", sources: [], quotes: [] }] }),
+        /cites no source/,
+      ],
+      ["is not JSON", () => model.says("La période d'essai dure deux mois."), /not the JSON asked for/],
+      [
+        "fails (HTTP 500)",
+        () => (model.reply = () => ({ status: 500, body: { error: "boom" } })),
+        /did not answer/,
+      ],
+    ];
+    for (const [what, stub, reason] of refusals) {
+      it(`falls back to the extractive answer when the model's reply ${what}`, async () => {
+        stub();
+        const { status, body } = await ask({ question: ESSAI });
+        expect(status).toBe(200);
+        expect(body.data.composer).toBe("extractive");
+        expect(body.data.fallback_reason).toMatch(reason);
+        expect(body.data.evidence).toBe("sufficient");
+        expectBoundToSources(body);
+        expect(JSON.stringify(body)).not.toMatch(/six mois renouvelables|S9/);
+      });
+    }
+
+    it("never logs the model's key", async () => {
+      const { rows } = await api.store.db.query<Record<string, unknown>>(
+        "SELECT fallback_reason FROM answer_log WHERE composer = 'extractive' AND fallback_reason IS NOT NULL",
+      );
+      expect(rows.length).toBeGreaterThanOrEqual(5);
+      expect(JSON.stringify(rows)).not.toContain("sk-test");
+    });
+  });
+});
