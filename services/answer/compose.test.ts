@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { composeExtractive } from "./extractive.ts";
 import { checkReply, quotedSpans } from "./generative.ts";
-import { keyTerms, splitSentences } from "./text.ts";
+import { contentWords, keyTerms, splitSentences } from "./text.ts";
 
 const ESSAI = {
   publicId: "code-du-travail/L1221-19",
@@ -31,6 +31,14 @@ describe("keyTerms", () => {
       "period",
       "essai",
     ]);
+  });
+});
+
+describe("contentWords", () => {
+  it("keeps what a search should require of a question, as written", () => {
+    expect(contentWords("Quelle est la durée de la période d'essai d'un CDI ?")).toBe(
+      "durée période essai CDI",
+    );
   });
 });
 

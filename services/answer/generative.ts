@@ -86,7 +86,6 @@ export async function composeGenerative(
   });
   const prompt = [
     `Question: ${question}`,
-    "",
     ...sources.map((s, i) => `[S${i + 1}] ${s.publicId}\n${s.text}`),
   ].join("\n\n");
   let content: string | null | undefined;

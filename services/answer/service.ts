@@ -10,6 +10,7 @@ import { logAnswer } from "../store/answer-log.ts";
 import { type ProvisionText, provisionTexts } from "../store/corpus-queries.ts";
 import { type AnswerSentence, composeExtractive } from "./extractive.ts";
 import { composeGenerative } from "./generative.ts";
+import { contentWords } from "./text.ts";
 
 /**
  * Answering a question from the corpus: retrieve provisions through the search engine, compose
@@ -52,12 +53,14 @@ export function ensurePlanAllowsAnswers(plan: PlanRow): void {
 
 /** Precise matches first (every word), then the best partial ones (any word), without repeats. */
 async function retrieve(ctx: AppContext, who: Principal, request: AnswerRequest, asOf: string) {
+  // The question's meaningful words: "Quelle est la durée…" must not require the word "quelle".
+  const q = contentWords(request.question) || request.question;
   const search = (match: "all" | "any") =>
     searchProvisions(
       ctx.search,
       who,
       {
-        q: request.question,
+        q,
         limit: RETRIEVED,
         offset: 0,
         domains: request.domains,

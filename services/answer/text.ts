@@ -51,3 +51,15 @@ export function keyTerms(text: string): string[] {
   }
   return [...terms];
 }
+
+/** The meaningful words of a text as written (not stemmed), for a search query. */
+export function contentWords(text: string): string {
+  return text
+    .split(/[^\p{L}\p{N}'’-]+/u)
+    .map((w) => w.replace(/^[ldjmnstcq]['’]/i, ""))
+    .filter((w) => {
+      const folded = foldAccents(w).toLowerCase();
+      return folded.length >= 3 && !STOP_WORDS.has(folded);
+    })
+    .join(" ");
+}

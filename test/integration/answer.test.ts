@@ -44,9 +44,16 @@ class StubModel {
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;
   }
 
-  /** A chat completion whose message content is this JSON. */
+  /** A chat completion whose message content is this JSON (or what this function makes of the prompt). */
   says(content: unknown) {
-    this.reply = () => ({
+    this.reply = (prompt) => {
+      const made = typeof content === "function" ? (content as (p: string) => unknown)(prompt) : content;
+      return this.completion(typeof made === "string" ? made : JSON.stringify(made));
+    };
+  }
+
+  completion(content: string) {
+    return {
       status: 200,
       body: {
         id: "stub",
@@ -57,14 +64,11 @@ class StubModel {
           {
             index: 0,
             finish_reason: "stop",
-            message: {
-              role: "assistant",
-              content: typeof content === "string" ? content : JSON.stringify(content),
-            },
+            message: { role: "assistant", content },
           },
         ],
       },
-    });
+    };
   }
 }
 
@@ -190,22 +194,24 @@ describe("POST /api/v1/answer", () => {
     const essaiQuote = "de deux mois";
 
     it("uses a reply whose every sentence cites a supplied source and quotes it exactly", async () => {
-      model.says({
+      // The label the prompt gives L1221-19, as a model reading it would cite it.
+      model.says((prompt: string) => ({
         sentences: [
           {
             text: `Pour les ouvriers et les employés, la période d'essai dure au plus « ${essaiQuote} ».`,
-            sources: ["S1"],
+            sources: [/\[(S\d+)\] code-du-travail\/L1221-19\n/.exec(prompt)![1]],
             quotes: [essaiQuote],
           },
         ],
-      });
+      }));
       const { body } = await ask({ question: ESSAI });
       expect(body.data.composer).toBe("generative");
       expect(body.data.fallback_reason).toBeNull();
       expect(body.data.answer.sentences[0].citations).toEqual(["code-du-travail/L1221-19"]);
       expectBoundToSources(body);
       // The prompt held the retrieved sources and nothing else of ours.
-      expect(model.prompts[0]).toContain("[S1] code-du-travail/L1221-19");
+      expect(model.prompts[0]).toMatch(/^Question: .*\n\n\[S1\] code-du-travail\//);
+      expect(model.prompts[0]).toContain("] code-du-travail/L1221-19\n");
       expect(model.authorizations.at(-1)).toBe("Bearer sk-test-not-a-real-key");
     });
 
