@@ -6,7 +6,7 @@ export default defineConfig({
       {
         test: {
           name: "unit",
-          include: ["services/**/*.test.ts", "ingest/**/*.test.ts"],
+          include: ["services/**/*.test.ts", "ingest/**/*.test.ts", "test/eval/**/*.test.ts"],
         },
       },
       {

@@ -35,8 +35,10 @@ export async function buildContext(
   );
   const search = await createSearchEngine(config, db);
   const keys = new KeyCache();
-  // Server Postgres only: PGlite's LISTEN stopped the embedded server on its first authenticated
-  // request (e2e). Without a listener the cache is simply not used, which is correct.
+  // Server Postgres only, where other processes may revoke keys. Embedded, every revocation goes
+  // through this process (the CLI uses the admin socket) and keys are read from the in-process
+  // store, so the cache stays off. (It was once blamed for stopping the embedded server; the cause
+  // was the store lock: see services/store/store-lock.ts.)
   const stopListening = db.kind === "pg" ? await keys.attach(db) : async () => {};
   const settings = queueSettings(config);
   const runs = settings ? queueExecutor(settings) : inProcessExecutor(db, config, logger);
