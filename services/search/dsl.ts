@@ -1,5 +1,6 @@
 import type { SearchHit, SearchQuery, SearchResult } from "./engine.ts";
 import type { ProvisionIndexDocument } from "./index-document.ts";
+import { MINIMUM_SHOULD_MATCH, queryWords } from "./query-text.ts";
 
 /**
  * The request bodies Elasticsearch and OpenSearch share: index settings and mapping, the search
@@ -109,6 +110,7 @@ function filters(query: SearchQuery): object[] {
   return filter;
 }
 
+/** Free text: the query's words (services/search/query-text.ts), two thirds of them required beyond two. */
 export function searchBody(query: SearchQuery) {
   return {
     from: query.offset,
@@ -126,10 +128,11 @@ export function searchBody(query: SearchQuery) {
                 },
                 {
                   multi_match: {
-                    query: query.q,
+                    query: queryWords(query.q).join(" ") || query.q,
                     fields: ["text", "section_path^2", "document_title"],
                     type: "cross_fields",
-                    operator: query.match === "any" ? "or" : "and",
+                    operator: "or",
+                    minimum_should_match: query.match === "any" ? "1" : MINIMUM_SHOULD_MATCH,
                   },
                 },
               ],

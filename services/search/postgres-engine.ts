@@ -7,6 +7,7 @@ import {
   type SearchQuery,
   type SearchResult,
 } from "./engine.ts";
+import { queryWords } from "./query-text.ts";
 
 /**
  * Postgres full-text search over `provisions.search_vector` (migration 003: French stemming with
@@ -40,13 +41,36 @@ interface Row {
 }
 
 /**
- * ts_rank_cd normalisation. Every word required: divided by 1 + log(length), so a short provision
- * holding all the words comes first. Any word: raw, since dividing by length there sank the
+ * ts_rank_cd normalisation. Default search: divided by 1 + log(length), so a short provision
+ * holding the words comes first. Any word: raw, since dividing by length there sank the
  * provisions that hold many of the question's words (measured with npm run eval:answer: citation
  * recall 5.5% with 1, 8.1% raw, 7.3% with 4).
  */
-const RANK_ALL = 1;
+const RANK_ALL = 1 | 4;
 const RANK_ANY = 0;
+
+/**
+ * The query's words ($1: OR-ed for websearch_to_tsquery; $9: one by one) and how many must match:
+ * services/search/query-text.ts. Words Postgres drops as stop words do not count.
+ */
+const QUERY = `q AS (
+    SELECT websearch_to_tsquery('french_unaccent', $1) AS query, terms,
+           CASE WHEN $10::boolean THEN 1 WHEN cardinality(terms) <= 2 THEN cardinality(terms)
+                ELSE floor(cardinality(terms) * 67 / 100.0)::int END AS required
+    FROM (SELECT ARRAY(SELECT t FROM unnest($9::text[]) AS w, plainto_tsquery('french_unaccent', w) AS t
+                       WHERE numnode(t) > 0) AS terms) AS words)`;
+/**
+ * The index finds provisions holding any of the words; the count keeps those holding enough.
+ * Long queries therefore rank many candidates: see docs/RELEVANCE.md on what that costs.
+ */
+const MATCHES = `p.search_vector @@ q.query
+  AND (q.required <= 1 OR (SELECT count(*) FROM unnest(q.terms) AS t WHERE p.search_vector @@ t) >= q.required)`;
+
+function queryParams(query: SearchQuery) {
+  const words = queryWords(query.q);
+  const used = words.length > 0 ? words : [query.q];
+  return { text: anyOfWords(used.join(" ")), words: used, anyWord: query.match === "any" };
+}
 
 export class PostgresSearchEngine implements SearchEngine {
   readonly name = "postgres" as const;
@@ -55,12 +79,13 @@ export class PostgresSearchEngine implements SearchEngine {
 
   async search(query: SearchQuery): Promise<SearchResult> {
     // The page is chosen first; snippets are computed for that page only.
+    const words = queryParams(query);
     const { rows } = await this.db.query<Row>(
-      `WITH q AS (SELECT websearch_to_tsquery('french_unaccent', $1) AS query),
+      `WITH ${QUERY},
        page AS (
          SELECT p.id, ts_rank_cd(p.search_vector, q.query, ${query.match === "any" ? RANK_ANY : RANK_ALL}) AS score, count(*) OVER () AS total
          FROM provisions p JOIN documents d ON d.id = p.document_id, q
-         WHERE p.present_in_source AND p.search_vector @@ q.query
+         WHERE p.present_in_source AND ${MATCHES}
            ${FILTERS}
          ORDER BY score DESC, p.public_id
          LIMIT $6 OFFSET $7
@@ -71,7 +96,7 @@ export class PostgresSearchEngine implements SearchEngine {
        FROM page JOIN provisions p ON p.id = page.id JOIN documents d ON d.id = p.document_id, q
        ORDER BY page.score DESC, p.public_id`,
       [
-        query.match === "any" ? anyOfWords(query.q) : query.q,
+        words.text,
         query.domains,
         query.document,
         query.inForce,
@@ -79,6 +104,8 @@ export class PostgresSearchEngine implements SearchEngine {
         query.limit,
         query.offset,
         query.unclassifiedDocuments ?? [],
+        words.words,
+        words.anyWord,
       ],
     );
     let total = rows[0]?.total ?? 0;
@@ -103,17 +130,22 @@ export class PostgresSearchEngine implements SearchEngine {
 
   /** A page past the end still reports the total. */
   private async count(query: SearchQuery): Promise<number> {
+    const words = queryParams(query);
     const { rows } = await this.db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM provisions p JOIN documents d ON d.id = p.document_id
-       WHERE p.present_in_source AND p.search_vector @@ websearch_to_tsquery('french_unaccent', $1)
-         ${FILTERS.replace("$8", "$6")}`,
+      // The page's $6 and $7 (limit, offset) have no place here: later parameters move down two.
+      `WITH ${QUERY}
+       SELECT count(*)::int AS n FROM provisions p JOIN documents d ON d.id = p.document_id, q
+       WHERE p.present_in_source AND ${MATCHES}
+         ${FILTERS}`.replace(/\$(8|9|10)\b/g, (_all, n: string) => `$${Number(n) - 2}`),
       [
-        query.match === "any" ? anyOfWords(query.q) : query.q,
+        words.text,
         query.domains,
         query.document,
         query.inForce,
         query.asOf,
         query.unclassifiedDocuments ?? [],
+        words.words,
+        words.anyWord,
       ],
     );
     return rows[0]?.n ?? 0;

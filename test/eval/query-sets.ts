@@ -39,9 +39,15 @@ export function fichesTravail(options: { questionsOnly?: boolean; withGuideTitle
       .filter((q) => q.relevant.length > 0),
   );
   return {
-    name: `fiches-travail@${version}`,
-    description:
-      "section titles of the Ministry of Labour's guides; relevant: the Code du travail articles they reference",
+    name: `fiches-travail${options.withGuideTitle ? "" : "-titles"}@${version}`,
+    description: `section titles of the Ministry of Labour's guides${options.withGuideTitle ? ", each followed by its guide's title in parentheses" : ", bare"}; relevant: the Code du travail articles they reference`,
     queries,
   };
 }
+
+/** The sets eval:relevance knows, by the name EVAL_SET takes. */
+export const QUERY_SETS: Record<string, () => QuerySet> = {
+  /** Default: a section title alone is often no query ("Textes de référence", "Contenu"); its guide says what it is about. */
+  "fiches-travail": () => fichesTravail({ withGuideTitle: true }),
+  "fiches-travail-titles": () => fichesTravail(),
+};

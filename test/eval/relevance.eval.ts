@@ -9,13 +9,14 @@ import { openStore } from "../../services/store/open.ts";
 import { type ApiSetup, prepareSetup } from "../bench/api-setup.ts";
 import { Cleanups } from "../bench/index-setup.ts";
 import { meanMetrics, type RankMetrics, rankMetrics } from "./metrics.ts";
-import { fichesTravail, type QuerySet } from "./query-sets.ts";
+import { QUERY_SETS, type QuerySet } from "./query-sets.ts";
 
 /**
  * npm run eval:relevance — search relevance through GET /api/v1/search, per engine, on a query
  * set (default: the fiches-travail dev set, every section title a query). Prints hit@10, MRR@10,
  * recall@10 and nDCG@10 and writes the table into docs/RELEVANCE.md between its markers.
- * EVAL_ENGINES=postgres,opensearch picks engines (Elasticsearch needs a Docker engine, absent
+ * EVAL_SET picks the query set (test/eval/query-sets.ts: fiches-travail, the default, or
+ * fiches-travail-titles); EVAL_ENGINES=postgres,opensearch picks engines (Elasticsearch needs a Docker engine, absent
  * here); EVAL_LIMIT caps the queries; EVAL_LABEL names the run in the table (e.g. the change).
  */
 
@@ -35,7 +36,13 @@ for (const engine of engines) {
 }
 const limit = process.env.EVAL_LIMIT ? Number.parseInt(process.env.EVAL_LIMIT, 10) : Number.POSITIVE_INFINITY;
 const label = process.env.EVAL_LABEL ?? "current";
-const set: QuerySet = fichesTravail();
+const setName = process.env.EVAL_SET ?? "fiches-travail";
+const makeSet = QUERY_SETS[setName];
+if (!makeSet) {
+  console.error(`EVAL_SET: unknown set ${setName}; known: ${Object.keys(QUERY_SETS).join(", ")}`);
+  process.exit(2);
+}
+const set: QuerySet = makeSet();
 
 interface EngineResult {
   engine: string;
