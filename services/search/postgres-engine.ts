@@ -69,7 +69,10 @@ const MATCHES = `p.search_vector @@ q.query
 function queryParams(query: SearchQuery) {
   const words = queryWords(query.q);
   const used = words.length > 0 ? words : [query.q];
-  return { text: anyOfWords(used.join(" ")), words: used, anyWord: query.match === "any" };
+  const anyWord = query.match === "any";
+  // Up to two words, all are required: the index can look for all of them at once.
+  const text = !anyWord && used.length <= 2 ? used.join(" ") : anyOfWords(used.join(" "));
+  return { text, words: used, anyWord };
 }
 
 export class PostgresSearchEngine implements SearchEngine {
