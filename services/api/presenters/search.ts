@@ -1,7 +1,15 @@
 import type { z } from "zod";
+import type { DomainFilter } from "../../access/domains.ts";
 import type { SearchOutcome } from "../../search/service.ts";
 import type { Meta } from "../envelope.ts";
 import type { searchResponseSchema } from "../schemas.ts";
+
+/** The response's `filter` block, present only when a domain filter applied. */
+export function filterBlock(filter: DomainFilter, mode: "exact" | "best_effort") {
+  return filter.domains
+    ? { filter: { mode, domains: filter.domains, restricted_by_key: filter.restrictedByKey } }
+    : {};
+}
 
 export const provisionUrl = (publicId: string) => `/api/v1/provisions/${publicId}`;
 
@@ -32,15 +40,7 @@ export function presentSearch(
       total: outcome.total,
       next_offset: nextOffset < outcome.total && outcome.hits.length > 0 ? nextOffset : null,
     },
-    ...(outcome.filter.domains
-      ? {
-          filter: {
-            mode: outcome.filterMode,
-            domains: outcome.filter.domains,
-            restricted_by_key: outcome.filter.restrictedByKey,
-          },
-        }
-      : {}),
+    ...filterBlock(outcome.filter, outcome.filterMode),
     meta,
   };
 }

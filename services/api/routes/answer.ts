@@ -8,7 +8,7 @@ import type { AppContext } from "../context.ts";
 import { type Meta, meta } from "../envelope.ts";
 import { type access, principal } from "../middleware/access.ts";
 import { parsed, validate } from "../middleware/validate.ts";
-import { provisionUrl } from "../presenters/search.ts";
+import { filterBlock, provisionUrl } from "../presenters/search.ts";
 import { filterSchema, isoDateParam, metaSchema } from "../schemas.ts";
 
 /**
@@ -146,15 +146,7 @@ export async function answerBody(
       fallback_reason: outcome.fallbackReason,
       as_of: outcome.asOf,
     },
-    ...(outcome.filter.domains
-      ? {
-          filter: {
-            mode: outcome.filterMode,
-            domains: outcome.filter.domains,
-            restricted_by_key: outcome.filter.restrictedByKey,
-          },
-        }
-      : {}),
+    ...filterBlock(outcome.filter, outcome.filterMode),
     meta,
   };
 }

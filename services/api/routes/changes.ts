@@ -11,7 +11,7 @@ import type { AppContext } from "../context.ts";
 import { type Meta, meta } from "../envelope.ts";
 import { type access, principal } from "../middleware/access.ts";
 import { parsed, validate } from "../middleware/validate.ts";
-import { provisionUrl } from "../presenters/search.ts";
+import { filterBlock, provisionUrl } from "../presenters/search.ts";
 import {
   documentParam,
   domainsParam,
@@ -195,19 +195,6 @@ function presentChange(c: ChangeRecord): z.infer<typeof changeSchema> {
   };
 }
 
-/** The domain filter, as search reports it: exact, since the log is filtered on provisions' own domains. */
-function filterBlock(filter: DomainFilter) {
-  return filter.domains
-    ? {
-        filter: {
-          mode: "exact" as const,
-          domains: filter.domains,
-          restricted_by_key: filter.restrictedByKey,
-        },
-      }
-    : {};
-}
-
 /** Cursors are opaque to clients: base64url JSON with the position and a hash of the query they belong to. */
 const encodeCursor = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
 
@@ -266,7 +253,7 @@ export async function changesBody(
       has_more: hasMore,
       as_of_entry: String(upToSeq),
     },
-    ...filterBlock(filter),
+    ...filterBlock(filter, "exact"),
     meta,
   };
 }
@@ -297,7 +284,7 @@ export async function changesFeedBody(
       next_cursor: encodeCursor({ f: 1, s: page.at(-1)?.seq ?? afterSeq }),
       has_more: rows.length > query.limit,
     },
-    ...filterBlock(filter),
+    ...filterBlock(filter, "exact"),
     meta,
   };
 }
