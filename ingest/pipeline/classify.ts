@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
-import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { DOMAINS, type Domain, isDomain } from "../../services/core/domains.ts";
 import { InputError } from "../../services/core/errors.ts";
 import { contentHash } from "../../services/core/hash.ts";
+import { parseRulesFile } from "../../services/core/rules-file.ts";
 import type { CanonicalDocument } from "../model.ts";
 
 /**
@@ -67,18 +67,8 @@ function compile(pattern: string | undefined, file: string, field: string): RegE
 }
 
 export function parseDomainRules(source: string, file: string): DomainRules {
-  let raw: unknown;
-  try {
-    raw = parseYaml(source);
-  } catch (error) {
-    throw new InputError(file, "(yaml)", `malformed YAML: ${(error as Error).message}`);
-  }
-  const parsed = rulesFileSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new InputError(file, issue.path.join(".") || "(root)", issue.message);
-  }
-  const rules = parsed.data.rules.map((rule, i): CompiledRule => {
+  const parsed = parseRulesFile(source, file, rulesFileSchema);
+  const rules = parsed.rules.map((rule, i): CompiledRule => {
     rule.domains.forEach((domain, j) => {
       if (!isDomain(domain)) {
         throw new InputError(
@@ -96,7 +86,7 @@ export function parseDomainRules(source: string, file: string): DomainRules {
       domains: rule.domains as Domain[],
     };
   });
-  return { file, hash: contentHash(parsed.data), rules };
+  return { file, hash: contentHash(parsed), rules };
 }
 
 export function loadDomainRules(file: string): DomainRules {

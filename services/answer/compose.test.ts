@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { composeExtractive } from "./extractive.ts";
+import { Synonyms } from "../search/synonyms.ts";
+import { composeExtractive, MAX_SENTENCE_WORDS, type TermRarity } from "./extractive.ts";
 import { checkReply, quotedSpans } from "./generative.ts";
-import { contentWords, keyTerms, splitSentences } from "./text.ts";
+import { definedAbbreviations, keyTerms, splitSentences, stem } from "./text.ts";
 
 const ESSAI = {
   publicId: "code-du-travail/L1221-19",
@@ -32,15 +33,43 @@ describe("keyTerms", () => {
       "essai",
     ]);
   });
-});
 
-describe("contentWords", () => {
-  it("keeps what a search should require of a question, as written", () => {
-    expect(contentWords("Quelle est la durée de la période d'essai d'un CDI ?")).toBe(
-      "durée période essai CDI",
-    );
+  it("leaves out an abbreviation the question defines in parentheses after its words", () => {
+    expect(keyTerms("Qu'est-ce que l'activité partielle de longue durée (APLD) ?")).toEqual([
+      "activi",
+      "partie",
+      "longue",
+      "duree",
+    ]);
+    expect(definedAbbreviations("Le contrat à durée déterminée d'usage (CDDU)")).toEqual(new Set(["cddu"]));
+    // Not the initials of the words before it: a word of its own, kept.
+    expect(definedAbbreviations("La prévention des risques psychosociaux (RPS)").size).toBe(0);
+    expect(keyTerms("Le taux de la TVA (TVA)")).toContain("tva");
   });
 });
+
+/** Rarity measured over a small corpus: how many of its texts use each stem. */
+function rarityOver(texts: string[]): TermRarity {
+  const documentFrequency = new Map<string, number>();
+  for (const text of texts)
+    for (const term of new Set(
+      text
+        .split(/[^\p{L}\p{N}]+/u)
+        .filter(Boolean)
+        .map(stem),
+    ))
+      documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
+  return { corpusSize: texts.length, documentFrequency };
+}
+
+const OTHER_TEXTS = [
+  "Le salarié a droit à un congé. La durée du congé est fixée par accord.",
+  "Le salarié est informé par écrit de la durée du travail.",
+  "Le contrat de travail est écrit. Il mentionne la durée du travail du salarié.",
+  "Le licenciement d'un salarié est motivé. La lettre de licenciement est notifiée au salarié.",
+  "Le travail du dimanche est interdit, sauf dérogation accordée par le préfet.",
+];
+const RARITY = rarityOver([ESSAI.text, DEMISSION.text, ...OTHER_TEXTS]);
 
 describe("composeExtractive", () => {
   it("answers with the sentence that covers the question, citing its provision", () => {
@@ -48,6 +77,7 @@ describe("composeExtractive", () => {
       "Quelle est la durée maximale de la période d'essai ?",
       [DEMISSION, ESSAI],
       3,
+      RARITY,
     );
     expect(answer.evidence).toBe("sufficient");
     expect(answer.sentences[0]).toEqual({ text: ESSAI.text, citations: [ESSAI.publicId] });
@@ -57,17 +87,81 @@ describe("composeExtractive", () => {
 
   it("says insufficient when no sentence covers enough of the question", () => {
     expect(
-      composeExtractive("Quel est le taux de TVA sur les vols spatiaux ?", [DEMISSION, ESSAI], 3),
+      composeExtractive("Quel est le taux de TVA sur les vols spatiaux ?", [DEMISSION, ESSAI], 3, RARITY),
     ).toMatchObject({
       sentences: [],
       evidence: "insufficient",
     });
-    expect(composeExtractive("Quelle durée ?", [], 3).evidence).toBe("insufficient");
+    expect(composeExtractive("Quelle durée ?", [], 3, RARITY).evidence).toBe("insufficient");
+  });
+
+  it("weighs words by their rarity in the corpus: sharing common words is not evidence", () => {
+    // "salarié", "durée" and "travail" are in most texts; "dimanche" in one, which is not retrieved.
+    const question = "Quelle est la durée du travail du salarié le dimanche ?";
+    const retrieved = OTHER_TEXTS.slice(1, 3).map((text, i) => ({ publicId: `p${i}`, text }));
+    expect(composeExtractive(question, retrieved, 3, RARITY).evidence).toBe("insufficient");
+    const sunday = { publicId: "p-dimanche", text: OTHER_TEXTS[4]! };
+    const answer = composeExtractive(question, [...retrieved, sunday], 3, RARITY);
+    expect(answer.evidence).toBe("sufficient");
+    expect(answer.sentences.flatMap((s) => s.citations)).toContain("p-dimanche");
+  });
+
+  it("weighs a word the corpus never uses the most: the question hinges on it", () => {
+    const rate = { publicId: "taux", text: "Le taux de la cotisation est fixé par décret." };
+    const rarity = rarityOver([rate.text, ESSAI.text, ...OTHER_TEXTS]);
+    const question = "Quel est le taux de la TVA sur les billets d'avion vers la Lune ?";
+    expect(composeExtractive(question, [rate], 3, rarity).evidence).toBe("insufficient");
+    expect(composeExtractive("Quel est le taux de la cotisation ?", [rate], 3, rarity).evidence).toBe(
+      "sufficient",
+    );
+  });
+
+  it("reads an abbreviation as its full form with the synonyms file", () => {
+    // "CDI" is in no text; "contrat à durée indéterminée" is.
+    const read = Synonyms.bundled().canonical("Durée maximale de la période d'essai d'un CDI ?");
+    expect(read).toBe("Durée maximale de la période d'essai d'un contrat à durée indéterminée ?");
+    const answer = composeExtractive(read, [ESSAI], 3, RARITY);
+    expect(answer.evidence).toBe("sufficient");
+    expect(answer.coverage).toBeCloseTo(1);
+  });
+
+  it("reads a sentence with the headings of its section and the provision's first sentence", () => {
+    const question = "Quelle est la durée maximale de la période d'essai ?";
+    const renewal = {
+      publicId: "code-du-travail/L1221-21",
+      text: "Elle peut être renouvelée une fois. La durée maximale, renouvellement compris, ne peut dépasser huit mois.",
+    };
+    const rarity = rarityOver([ESSAI.text, renewal.text, ...OTHER_TEXTS]);
+    expect(composeExtractive(question, [renewal], 3, rarity).evidence).toBe("insufficient");
+    const underHeading = {
+      ...renewal,
+      headings: ["Chapitre Ier : Formation", "Section 4 : Période d'essai"],
+    };
+    expect(composeExtractive(question, [underHeading], 3, rarity)).toMatchObject({
+      evidence: "sufficient",
+      sentences: [{ text: "La durée maximale, renouvellement compris, ne peut dépasser huit mois." }],
+    });
+  });
+
+  it("follows the search ranking: the better-ranked provision is cited first", () => {
+    const copy = { publicId: "copy", text: ESSAI.text.replace("Le contrat", "Tout contrat") };
+    const answer = composeExtractive("Durée maximale de la période d'essai ?", [copy, ESSAI], 1, RARITY);
+    expect(answer.sentences[0]!.citations).toEqual(["copy"]);
+  });
+
+  it("never quotes a sentence too long to be one (a table or an enumeration)", () => {
+    const table = {
+      publicId: "table",
+      text: `Période d'essai durée maximale ${"ligne du tableau ".repeat(MAX_SENTENCE_WORDS)}`,
+    };
+    expect(composeExtractive("Durée maximale de la période d'essai ?", [table], 3, RARITY).evidence).toBe(
+      "insufficient",
+    );
   });
 
   it("never cites more sentences than asked", () => {
     expect(
-      composeExtractive("durée préavis démission période essai", [DEMISSION, ESSAI], 1).sentences,
+      composeExtractive("durée préavis démission période essai", [DEMISSION, ESSAI], 1, RARITY).sentences,
     ).toHaveLength(1);
   });
 });

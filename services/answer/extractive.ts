@@ -9,6 +9,8 @@ import { keyTerms, splitSentences, stem } from "./text.ts";
 export interface Source {
   publicId: string;
   text: string;
+  /** Headings of the sections that hold the provision, outermost first: what its sentences are about. */
+  headings?: string[];
 }
 
 export interface AnswerSentence {
@@ -26,6 +28,23 @@ export interface Composition {
 
 /** A sentence must cover this share of the question's weighted terms to be part of an answer. */
 export const MIN_SENTENCE_COVERAGE = 0.34;
+/**
+ * Longer "sentences" are enumerations or tables: quoted by their lead-in when they have one ("…
+ * dans les cas suivants :", which sends the reader to the list in the cited provision), never
+ * whole, since a long list holds every word somewhere.
+ */
+export const MAX_SENTENCE_WORDS = 120;
+
+const wordCount = (text: string) => text.split(/\s+/).length;
+
+/** What of a sentence may be quoted: itself, the lead-in of a long enumeration, or nothing. */
+function quotable(sentence: string): string | undefined {
+  if (wordCount(sentence) <= MAX_SENTENCE_WORDS) return sentence;
+  const colon = sentence.indexOf(":");
+  if (colon < 0) return undefined;
+  const leadIn = sentence.slice(0, colon + 1);
+  return wordCount(leadIn) <= MAX_SENTENCE_WORDS ? leadIn : undefined;
+}
 /** The answer as a whole must cover this share, or the evidence is insufficient. */
 export const MIN_ANSWER_COVERAGE = 0.5;
 
@@ -46,47 +65,71 @@ const wordsOf = (text: string) =>
       .map(stem),
   );
 
-export function composeExtractive(question: string, sources: Source[], maxSentences: number): Composition {
+/**
+ * How rare each question term is in the whole corpus: the number of provisions that use it, out
+ * of corpusSize. A word most provisions use ("salarié", "travail") says little about what a
+ * question asks; a rare one ("rupture", "dimanche") says much.
+ */
+export interface TermRarity {
+  corpusSize: number;
+  documentFrequency: ReadonlyMap<string, number>;
+}
+
+export function composeExtractive(
+  question: string,
+  sources: Source[],
+  maxSentences: number,
+  rarity: TermRarity,
+): Composition {
+  // A word the corpus never uses weighs the most: no provision can be evidence for it, and a
+  // question that hinges on it ("TVA" in a labour code) is not answered by the other words.
   const questionTerms = keyTerms(question);
   if (questionTerms.length === 0 || sources.length === 0)
     return { sentences: [], evidence: "insufficient", coverage: 0 };
 
-  const candidates: Candidate[] = sources.flatMap((source, i) =>
-    splitSentences(source.text).map((text, position) => ({
-      source: i,
-      position,
-      text,
-      terms: new Set([...wordsOf(text)].filter((t) => questionTerms.includes(t))),
-      score: 0,
-      coverage: 0,
-    })),
-  );
-  // Rare terms among the candidates say more about what the question asks than common ones.
+  const candidates: Candidate[] = sources.flatMap((source, i) => {
+    const sentences = splitSentences(source.text);
+    const context = wordsOf([...(source.headings ?? []), quotable(sentences[0] ?? "") ?? ""].join(" "));
+    return sentences.flatMap((sentence, position) => {
+      const text = quotable(sentence);
+      if (text === undefined) return [];
+      return [
+        {
+          source: i,
+          position,
+          text,
+          terms: new Set([...wordsOf(text), ...context].filter((t) => questionTerms.includes(t))),
+          score: 0,
+          coverage: 0,
+        },
+      ];
+    });
+  });
   const weight = new Map(
-    questionTerms.map((term) => {
-      const df = candidates.filter((c) => c.terms.has(term)).length;
-      return [term, 1 + Math.log((candidates.length + 1) / (df + 1))];
-    }),
+    questionTerms.map((term) => [
+      term,
+      Math.log((rarity.corpusSize + 1) / ((rarity.documentFrequency.get(term) ?? 0) + 1)),
+    ]),
   );
   const total = questionTerms.reduce((sum, term) => sum + weight.get(term)!, 0);
   const covered = (terms: Iterable<string>) =>
     [...terms].reduce((sum, t) => sum + (weight.get(t) ?? 0), 0) / total;
   for (const c of candidates) {
     c.coverage = covered(c.terms);
-    const words = c.text.split(/\s+/).length;
-    // Coverage first; long sentences pay a little; better-ranked provisions earn a little.
-    c.score = c.coverage / Math.sqrt(Math.max(1, words / 25)) + 0.1 / (1 + c.source);
+    const words = wordCount(c.text);
+    // Coverage first; long sentences pay a little.
+    c.score = c.coverage / Math.sqrt(Math.max(1, words / 25));
   }
 
+  // Follow the search ranking: each retrieved provision, best ranked first, gives its best
+  // sentence when that sentence covers enough of the question. A ranking that put a provision
+  // first knows more about relevance (headings, proximity, the whole text) than one sentence does.
   const chosen: Candidate[] = [];
-  const perSource = new Map<number, number>();
-  for (const c of [...candidates].sort((a, b) => b.score - a.score)) {
-    if (chosen.length >= maxSentences) break;
-    if (c.coverage < MIN_SENTENCE_COVERAGE) continue;
-    if ((perSource.get(c.source) ?? 0) >= 2) continue;
-    if (chosen.some((x) => x.text === c.text)) continue;
-    chosen.push(c);
-    perSource.set(c.source, (perSource.get(c.source) ?? 0) + 1);
+  for (let source = 0; source < sources.length && chosen.length < maxSentences; source++) {
+    const best = candidates
+      .filter((c) => c.source === source && c.coverage >= MIN_SENTENCE_COVERAGE)
+      .sort((a, b) => b.score - a.score)[0];
+    if (best && !chosen.some((x) => x.text === best.text)) chosen.push(best);
   }
   const coverage = covered(new Set(chosen.flatMap((c) => [...c.terms])));
   if (chosen.length === 0 || coverage < MIN_ANSWER_COVERAGE)

@@ -7,10 +7,10 @@ import { AppError } from "../core/errors.ts";
 import { searchProvisions } from "../search/service.ts";
 import type { PlanRow } from "../store/access.ts";
 import { logAnswer } from "../store/answer-log.ts";
-import { type ProvisionText, provisionTexts } from "../store/corpus-queries.ts";
-import { type AnswerSentence, composeExtractive } from "./extractive.ts";
+import { type ProvisionText, provisionTexts, wordFrequencies } from "../store/corpus-queries.ts";
+import { type AnswerSentence, composeExtractive, type TermRarity } from "./extractive.ts";
 import { composeGenerative } from "./generative.ts";
-import { contentWords } from "./text.ts";
+import { keyWords, stem } from "./text.ts";
 
 /**
  * Answering a question from the corpus: retrieve provisions through the search engine, compose
@@ -53,8 +53,8 @@ export function ensurePlanAllowsAnswers(plan: PlanRow): void {
 
 /** Precise matches first (every word), then the best partial ones (any word), without repeats. */
 async function retrieve(ctx: AppContext, who: Principal, request: AnswerRequest, asOf: string) {
-  // The question's meaningful words: "Quelle est la durée…" must not require the word "quelle".
-  const q = contentWords(request.question) || request.question;
+  // The question as asked: search drops question words ("quelle", "peut-on") itself.
+  const q = request.question;
   const search = (match: "all" | "any") =>
     searchProvisions(
       ctx.search,
@@ -81,6 +81,18 @@ async function retrieve(ctx: AppContext, who: Principal, request: AnswerRequest,
   return { texts: await provisionTexts(ctx.db, ids), filter: precise.filter, filterMode: precise.filterMode };
 }
 
+/** How rare the question's words are in the corpus, by the composer's stems. */
+export async function questionRarity(ctx: AppContext, question: string): Promise<TermRarity> {
+  const words = keyWords(question);
+  const { corpusSize, frequencies } = await wordFrequencies(ctx.db, words);
+  const documentFrequency = new Map<string, number>();
+  for (const word of words) {
+    const term = stem(word);
+    documentFrequency.set(term, Math.max(documentFrequency.get(term) ?? 0, frequencies.get(word) ?? 0));
+  }
+  return { corpusSize, documentFrequency };
+}
+
 export async function answerQuestion(
   ctx: AppContext,
   who: Principal,
@@ -90,7 +102,7 @@ export async function answerQuestion(
   const started = performance.now();
   const asOf = request.asOf ?? new Date().toISOString().slice(0, 10);
   const { texts, filter, filterMode } = await retrieve(ctx, who, request, asOf);
-  const sources = texts.map((t) => ({ publicId: t.publicId, text: t.text }));
+  const sources = texts.map((t) => ({ publicId: t.publicId, text: t.text, headings: t.headings }));
 
   let composer: AnswerOutcome["composer"] = "extractive";
   let fallbackReason: string | null = null;
@@ -114,7 +126,14 @@ export async function answerQuestion(
     } else fallbackReason = generated.reason;
   }
   if (composer === "extractive") {
-    const composed = composeExtractive(request.question, sources, request.maxSources);
+    // Abbreviations read as their full form: "CDD" is "contrat à durée déterminée" in the texts.
+    const question = ctx.synonyms.canonical(request.question);
+    const composed = composeExtractive(
+      question,
+      sources,
+      request.maxSources,
+      await questionRarity(ctx, question),
+    );
     sentences = composed.sentences;
     evidence = composed.evidence;
   }

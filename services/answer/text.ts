@@ -41,25 +41,40 @@ const STOP_WORDS = new Set(
 /** A crude stem: accents folded, lower case, the first 6 letters (enough to pair "licenciement" and "licencié"). */
 export const stem = (word: string) => foldAccents(word).toLowerCase().slice(0, 6);
 
-/** The meaningful words of a text, stemmed, each once. */
-export function keyTerms(text: string): string[] {
-  const terms = new Set<string>();
-  for (const raw of text.split(/[^\p{L}\p{N}]+/u)) {
-    const word = foldAccents(raw).toLowerCase();
-    if (word.length < 3 || STOP_WORDS.has(word) || /^\d+$/.test(word)) continue;
-    terms.add(stem(word));
+/**
+ * Abbreviations a text defines itself, in parentheses after the words they abbreviate: "activité
+ * partielle de longue durée (APLD)", "contrat à durée déterminée d'usage (CDDU)". They add nothing
+ * to the words before them. Lower case, accents folded.
+ */
+export function definedAbbreviations(text: string): Set<string> {
+  const defined = new Set<string>();
+  for (const match of text.matchAll(/\((\p{Lu}{2,8})\)/gu)) {
+    const abbreviation = match[1]!;
+    const before = text
+      .slice(0, match.index)
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((w) => w.length > 1 && !STOP_WORDS.has(foldAccents(w).toLowerCase()));
+    const initials = before
+      .slice(-abbreviation.length)
+      .map((w) => foldAccents(w[0]!).toUpperCase())
+      .join("");
+    if (initials === foldAccents(abbreviation).toUpperCase())
+      defined.add(foldAccents(abbreviation).toLowerCase());
   }
-  return [...terms];
+  return defined;
 }
 
-/** The meaningful words of a text as written (not stemmed), for a search query. */
-export function contentWords(text: string): string {
-  return text
-    .split(/[^\p{L}\p{N}'’-]+/u)
-    .map((w) => w.replace(/^[ldjmnstcq]['’]/i, ""))
-    .filter((w) => {
-      const folded = foldAccents(w).toLowerCase();
-      return folded.length >= 3 && !STOP_WORDS.has(folded);
-    })
-    .join(" ");
+/** The meaningful words of a text, each once, lower case with accents folded. */
+export function keyWords(text: string): string[] {
+  const words = new Set<string>();
+  const defined = definedAbbreviations(text);
+  for (const raw of text.split(/[^\p{L}\p{N}]+/u)) {
+    const word = foldAccents(raw).toLowerCase();
+    if (word.length < 3 || STOP_WORDS.has(word) || /^\d+$/.test(word) || defined.has(word)) continue;
+    words.add(word);
+  }
+  return [...words];
 }
+
+/** The meaningful words of a text, stemmed, each once. */
+export const keyTerms = (text: string): string[] => [...new Set(keyWords(text).map(stem))];

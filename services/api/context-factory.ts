@@ -8,6 +8,7 @@ import { UsageLimiter } from "../access/rate-limits.ts";
 import type { Config } from "../core/config.ts";
 import { rulesLoader, TitleClassifier } from "../search/best-effort.ts";
 import { createSearchEngine } from "../search/engines.ts";
+import { Synonyms } from "../search/synonyms.ts";
 import type { Database } from "../store/database.ts";
 import type { AppContext } from "./context.ts";
 
@@ -33,7 +34,8 @@ export async function buildContext(
     (error) => logger.warn({ err: error }, "rate limits fell back to per-process memory"),
     config.REDIS_PREFIX,
   );
-  const search = await createSearchEngine(config, db);
+  const synonyms = Synonyms.load(config.SEARCH_SYNONYMS);
+  const search = await createSearchEngine(config, db, synonyms);
   const keys = new KeyCache();
   // Server Postgres only, where other processes may revoke keys. Embedded, every revocation goes
   // through this process (the CLI uses the admin socket) and keys are read from the in-process
@@ -50,6 +52,7 @@ export async function buildContext(
     runs,
     keys,
     titles: new TitleClassifier(db, rulesLoader(config.DOMAIN_RULES)),
+    synonyms,
     keyHashSecret: keyHashSecret(config),
     logger,
     coverageUrl: `${config.PUBLIC_URL}/api/v1/coverage`,

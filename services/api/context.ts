@@ -5,6 +5,7 @@ import type { UsageLimiter } from "../access/rate-limits.ts";
 import type { Config } from "../core/config.ts";
 import type { TitleClassifier } from "../search/best-effort.ts";
 import type { SearchEngine } from "../search/engine.ts";
+import type { Synonyms } from "../search/synonyms.ts";
 import type { Database } from "../store/database.ts";
 
 /** Everything a request handler may use; built once by the server (or a test) and passed in. */
@@ -22,6 +23,8 @@ export interface AppContext {
   keys?: KeyCache;
   /** Classifies unclassified documents by title for best_effort domain filters. */
   titles: TitleClassifier;
+  /** The synonym groups search applies (SEARCH_SYNONYMS); answers read abbreviations with them. */
+  synonyms: Synonyms;
   /** Absolute URL of the coverage information, quoted in every response. */
   coverageUrl: string;
 }

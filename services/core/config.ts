@@ -21,6 +21,11 @@ export const configSchema = z.object({
     emptyAsUndefined,
     z.string().default(path.join(repoRoot, "ingest/rules/domains.yaml")),
   ),
+  /** Synonym groups applied to every search query (ingest/rules/synonyms.yaml format). */
+  SEARCH_SYNONYMS: z.preprocess(
+    emptyAsUndefined,
+    z.string().default(path.join(repoRoot, "ingest/rules/synonyms.yaml")),
+  ),
   /**
    * Secret under which API key secrets are hashed; every API process of a deployment shares it.
    * Unset: made once and kept in DATA_DIR/key-hash.secret.

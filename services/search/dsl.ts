@@ -1,6 +1,7 @@
 import type { SearchHit, SearchQuery, SearchResult } from "./engine.ts";
 import type { ProvisionIndexDocument } from "./index-document.ts";
-import { MINIMUM_SHOULD_MATCH, queryWords } from "./query-text.ts";
+import { MINIMUM_SHOULD_MATCH, queryTerms } from "./query-text.ts";
+import type { Synonyms } from "./synonyms.ts";
 
 /**
  * The request bodies Elasticsearch and OpenSearch share: index settings and mapping, the search
@@ -110,8 +111,30 @@ function filters(query: SearchQuery): object[] {
   return filter;
 }
 
-/** Free text: the query's words (services/search/query-text.ts), two thirds of them required beyond two. */
-export function searchBody(query: SearchQuery) {
+const TEXT_FIELDS = ["text", "section_path^2", "document_title"];
+
+/**
+ * One term of the query: the word across the text fields, or any of its synonyms (phrases kept
+ * whole). A word the analyser drops entirely (a stop word) matches everything rather than
+ * nothing, so it neither blocks nor raises the minimum-should-match.
+ */
+function termClause(alternatives: string[]): object {
+  const clauses = alternatives.map((alternative) => ({
+    multi_match: {
+      query: alternative,
+      fields: TEXT_FIELDS,
+      ...(alternative.includes(" ") ? { type: "phrase" } : { type: "cross_fields", operator: "and" }),
+      zero_terms_query: "all",
+    },
+  }));
+  return clauses.length === 1 ? clauses[0]! : { dis_max: { queries: clauses } };
+}
+
+/**
+ * Free text: the query's terms (services/search/query-text.ts, synonyms expanded), two thirds of
+ * them required beyond two; an article number typed as such ranks its provision first.
+ */
+export function searchBody(query: SearchQuery, synonyms: Synonyms) {
   return {
     from: query.offset,
     size: query.limit,
@@ -127,11 +150,8 @@ export function searchBody(query: SearchQuery) {
                   term: { number_key: { value: query.q.replace(/[\s.*°]+/g, "").toUpperCase(), boost: 10 } },
                 },
                 {
-                  multi_match: {
-                    query: queryWords(query.q).join(" ") || query.q,
-                    fields: ["text", "section_path^2", "document_title"],
-                    type: "cross_fields",
-                    operator: "or",
+                  bool: {
+                    should: queryTerms(query.q, synonyms).map(termClause),
                     minimum_should_match: query.match === "any" ? "1" : MINIMUM_SHOULD_MATCH,
                   },
                 },

@@ -4,6 +4,7 @@ import type { SearchEngine, SearchQuery, SearchResult } from "./engine.ts";
 import type { IndexDocumentJson } from "./index-document.ts";
 import type { IndexStore } from "./index-store.ts";
 import { type BulkItem, collectHashes, failedIds, type HashHit, hashPage } from "./opensearch-engine.ts";
+import { Synonyms } from "./synonyms.ts";
 
 /** Elasticsearch glue: the same request bodies (dsl.ts) through the Elasticsearch client. */
 export class ElasticsearchEngine implements SearchEngine, IndexStore {
@@ -12,10 +13,14 @@ export class ElasticsearchEngine implements SearchEngine, IndexStore {
   constructor(
     private readonly client: Client,
     readonly alias: string,
+    private readonly synonyms: Synonyms = Synonyms.bundled(),
   ) {}
 
   async search(query: SearchQuery): Promise<SearchResult> {
-    const response = await this.client.search({ index: this.alias, ...(searchBody(query) as object) });
+    const response = await this.client.search({
+      index: this.alias,
+      ...(searchBody(query, this.synonyms) as object),
+    });
     return {
       ...readHits(
         response.hits.hits as unknown as RawHit[],

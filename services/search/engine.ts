@@ -29,14 +29,6 @@ export interface SearchQuery {
   match?: "all" | "any";
 }
 
-/** The words of a text joined with OR, in the syntax of websearch_to_tsquery. */
-export function anyOfWords(text: string): string {
-  return text
-    .split(/[^\p{L}\p{N}-]+/u)
-    .filter((w) => w.length > 1 && w.toLowerCase() !== "or")
-    .join(" or ");
-}
-
 export interface SearchHit {
   publicId: string;
   number: string;

@@ -3,6 +3,7 @@ import { type IndexLayout, indexBody, type RawHit, readHits, searchBody } from "
 import type { SearchEngine, SearchQuery, SearchResult } from "./engine.ts";
 import type { IndexDocumentJson } from "./index-document.ts";
 import type { IndexStore } from "./index-store.ts";
+import { Synonyms } from "./synonyms.ts";
 
 /** OpenSearch glue: sends the shared request bodies (dsl.ts) through the OpenSearch client. */
 export class OpenSearchEngine implements SearchEngine, IndexStore {
@@ -11,10 +12,14 @@ export class OpenSearchEngine implements SearchEngine, IndexStore {
   constructor(
     private readonly client: Client,
     readonly alias: string,
+    private readonly synonyms: Synonyms = Synonyms.bundled(),
   ) {}
 
   async search(query: SearchQuery): Promise<SearchResult> {
-    const { body } = await this.client.search({ index: this.alias, body: searchBody(query) as never });
+    const { body } = await this.client.search({
+      index: this.alias,
+      body: searchBody(query, this.synonyms) as never,
+    });
     return {
       ...readHits(body.hits.hits as unknown as RawHit[], body.hits.total as number | { value: number }),
       filterMode: "exact",

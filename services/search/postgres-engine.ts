@@ -1,13 +1,8 @@
 import type { Domain } from "../core/domains.ts";
 import type { Database } from "../store/database.ts";
-import {
-  anyOfWords,
-  type SearchEngine,
-  type SearchHit,
-  type SearchQuery,
-  type SearchResult,
-} from "./engine.ts";
-import { queryWords } from "./query-text.ts";
+import type { SearchEngine, SearchHit, SearchQuery, SearchResult } from "./engine.ts";
+import { queryTerms } from "./query-text.ts";
+import { Synonyms } from "./synonyms.ts";
 
 /**
  * Postgres full-text search over `provisions.search_vector` (migration 003: French stemming with
@@ -50,15 +45,25 @@ const RANK_ALL = 1 | 4;
 const RANK_ANY = 0;
 
 /**
- * The query's words ($1: OR-ed for websearch_to_tsquery; $9: one by one) and how many must match:
- * services/search/query-text.ts. Words Postgres drops as stop words do not count.
+ * The query's terms (services/search/query-text.ts): $9 every alternative of every term (a word,
+ * or a synonym phrase matched word after word), $1 the term each belongs to. A term is its
+ * alternatives OR-ed; `query` is every term AND-ed when there are at most two (the index then
+ * finds them at once), OR-ed otherwise, and `required` says how many terms must match. Words
+ * Postgres drops as stop words do not count.
  */
 const QUERY = `q AS (
-    SELECT websearch_to_tsquery('french_unaccent', $1) AS query, terms,
+    SELECT terms,
+           (SELECT string_agg('(' || t::text || ')',
+                              CASE WHEN NOT $10::boolean AND cardinality(terms) <= 2 THEN ' & ' ELSE ' | ' END)::tsquery
+            FROM unnest(terms) AS t) AS query,
            CASE WHEN $10::boolean THEN 1 WHEN cardinality(terms) <= 2 THEN cardinality(terms)
                 ELSE floor(cardinality(terms) * 67 / 100.0)::int END AS required
-    FROM (SELECT ARRAY(SELECT t FROM unnest($9::text[]) AS w, plainto_tsquery('french_unaccent', w) AS t
-                       WHERE numnode(t) > 0) AS terms) AS words)`;
+    FROM (SELECT ARRAY(
+            SELECT string_agg('(' || t::text || ')', ' | ')::tsquery
+            FROM unnest($9::text[], $1::int[]) AS a(alternative, term),
+                 phraseto_tsquery('french_unaccent', a.alternative) AS t
+            WHERE numnode(t) > 0
+            GROUP BY a.term ORDER BY a.term) AS terms) AS words)`;
 /**
  * The index finds provisions holding any of the words; the count keeps those holding enough.
  * Long queries therefore rank many candidates: see docs/RELEVANCE.md on what that costs.
@@ -66,23 +71,26 @@ const QUERY = `q AS (
 const MATCHES = `p.search_vector @@ q.query
   AND (q.required <= 1 OR (SELECT count(*) FROM unnest(q.terms) AS t WHERE p.search_vector @@ t) >= q.required)`;
 
-function queryParams(query: SearchQuery) {
-  const words = queryWords(query.q);
-  const used = words.length > 0 ? words : [query.q];
-  const anyWord = query.match === "any";
-  // Up to two words, all are required: the index can look for all of them at once.
-  const text = !anyWord && used.length <= 2 ? used.join(" ") : anyOfWords(used.join(" "));
-  return { text, words: used, anyWord };
-}
-
 export class PostgresSearchEngine implements SearchEngine {
   readonly name = "postgres" as const;
 
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly synonyms: Synonyms = Synonyms.bundled(),
+  ) {}
+
+  private queryParams(query: SearchQuery) {
+    const terms = queryTerms(query.q, this.synonyms);
+    return {
+      alternatives: terms.flat(),
+      termOf: terms.flatMap((alternatives, term) => alternatives.map(() => term)),
+      anyWord: query.match === "any",
+    };
+  }
 
   async search(query: SearchQuery): Promise<SearchResult> {
     // The page is chosen first; snippets are computed for that page only.
-    const words = queryParams(query);
+    const words = this.queryParams(query);
     const { rows } = await this.db.query<Row>(
       `WITH ${QUERY},
        page AS (
@@ -99,7 +107,7 @@ export class PostgresSearchEngine implements SearchEngine {
        FROM page JOIN provisions p ON p.id = page.id JOIN documents d ON d.id = p.document_id, q
        ORDER BY page.score DESC, p.public_id`,
       [
-        words.text,
+        words.termOf,
         query.domains,
         query.document,
         query.inForce,
@@ -107,7 +115,7 @@ export class PostgresSearchEngine implements SearchEngine {
         query.limit,
         query.offset,
         query.unclassifiedDocuments ?? [],
-        words.words,
+        words.alternatives,
         words.anyWord,
       ],
     );
@@ -133,7 +141,7 @@ export class PostgresSearchEngine implements SearchEngine {
 
   /** A page past the end still reports the total. */
   private async count(query: SearchQuery): Promise<number> {
-    const words = queryParams(query);
+    const words = this.queryParams(query);
     const { rows } = await this.db.query<{ n: number }>(
       // The page's $6 and $7 (limit, offset) have no place here: later parameters move down two.
       `WITH ${QUERY}
@@ -141,13 +149,13 @@ export class PostgresSearchEngine implements SearchEngine {
        WHERE p.present_in_source AND ${MATCHES}
          ${FILTERS}`.replace(/\$(8|9|10)\b/g, (_all, n: string) => `$${Number(n) - 2}`),
       [
-        words.text,
+        words.termOf,
         query.domains,
         query.document,
         query.inForce,
         query.asOf,
         query.unclassifiedDocuments ?? [],
-        words.words,
+        words.alternatives,
         words.anyWord,
       ],
     );

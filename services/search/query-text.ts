@@ -1,4 +1,5 @@
 import { foldAccents } from "../core/public-ids.ts";
+import type { Synonyms } from "./synonyms.ts";
 
 /**
  * What a free-text query asks for, engine-agnostic. People type questions ("Quelle est la durée
@@ -13,6 +14,27 @@ const QUESTION_WORDS = new Set(
     "est-ce est ce sont etre peut peuvent puis-je peut-on doit doivent dois-je doit-on faut faut-il il elle on je " +
     "a-t-il y-a-t-il ont avoir fait faire existe-t-il s'agit-il agit"
   ).split(" "),
+);
+
+/**
+ * The French stop words both engines drop: the Snowball list, which is Postgres's `french`
+ * dictionary (tsearch_data/french.stop) and Lucene's `_french_` stop set. Terms are counted for
+ * the minimum-should-match without them, as each engine counts after analysis.
+ */
+const STOP_WORDS = new Set(
+  (
+    "au aux avec ce ces dans de des du elle en et eux il je la le leur lui ma mais me même mes " +
+    "moi mon ne nos notre nous on ou par pas pour qu que qui sa se ses son sur ta te tes toi ton " +
+    "tu un une vos votre vous c d j l à m n s t y été étée étées étés étant étante étants étantes " +
+    "suis es est sommes êtes sont serai seras sera serons serez seront serais serait serions " +
+    "seriez seraient étais était étions étiez étaient fus fut fûmes fûtes furent sois soit soyons " +
+    "soyez soient fusse fusses fût fussions fussiez fussent ayant ayante ayantes ayants eu eue " +
+    "eues eus ai as avons avez ont aurai auras aura aurons aurez auront aurais aurait aurions " +
+    "auriez auraient avais avait avions aviez avaient eut eûmes eûtes eurent aie aies ait ayons " +
+    "ayez aient eusse eusses eût eussions eussiez eussent"
+  )
+    .split(" ")
+    .map((w) => foldAccents(w)),
 );
 
 /** The words of a query that should match, in order, elisions ("l'", "d'") removed. */
@@ -36,3 +58,13 @@ export function queryWords(q: string): string[] {
  */
 export const MINIMUM_SHOULD_MATCH = "2<67%";
 export const minimumShouldMatch = (n: number) => (n <= 2 ? n : Math.floor((n * 67) / 100));
+
+/**
+ * The terms a provision must match, each a list of alternatives (the word as typed, then its
+ * synonyms: words or phrases). A term matches when any alternative does; the minimum-should-match
+ * counts terms. Stop words are no terms. A query of no meaningful word is searched as typed.
+ */
+export function queryTerms(q: string, synonyms: Synonyms): string[][] {
+  const words = queryWords(q).filter((w) => !STOP_WORDS.has(foldAccents(w).toLowerCase()));
+  return (words.length > 0 ? words : [q]).map((word) => synonyms.alternatives(word));
+}

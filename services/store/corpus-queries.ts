@@ -264,6 +264,8 @@ export interface ProvisionText {
   publicId: string;
   number: string;
   text: string;
+  /** Headings of the sections that hold it, outermost first. */
+  headings: string[];
   status: string;
   effectiveFrom: string | null;
   effectiveTo: string | null;
@@ -274,7 +276,7 @@ export interface ProvisionText {
 export async function provisionTexts(db: Database, publicIds: string[]): Promise<ProvisionText[]> {
   if (publicIds.length === 0) return [];
   const { rows } = await db.query<Record<string, unknown>>(
-    `SELECT p.public_id, p.number, p.text, p.status, p.effective_from, p.effective_to,
+    `SELECT p.public_id, p.number, p.text, p.section_path, p.status, p.effective_from, p.effective_to,
             d.public_id AS document_public_id, d.title AS document_title
      FROM provisions p JOIN documents d ON d.id = p.document_id WHERE p.public_id = ANY($1)`,
     [publicIds],
@@ -286,6 +288,7 @@ export async function provisionTexts(db: Database, publicIds: string[]): Promise
         publicId: r.public_id as string,
         number: r.number as string,
         text: r.text as string,
+        headings: r.section_path as string[],
         status: r.status as string,
         effectiveFrom: (r.effective_from as string | null) ?? null,
         effectiveTo: (r.effective_to as string | null) ?? null,
@@ -294,4 +297,29 @@ export async function provisionTexts(db: Database, publicIds: string[]): Promise
     ]),
   );
   return publicIds.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
+}
+
+/**
+ * How many provisions of the corpus use each word (French stemming, accents folded), and how
+ * many provisions there are: the rarity of a question's words, for weighting them.
+ */
+export async function wordFrequencies(
+  db: Database,
+  words: string[],
+): Promise<{ corpusSize: number; frequencies: Map<string, number> }> {
+  const { rows } = await db.query<{ word: string | null; n: string }>(
+    `SELECT NULL AS word, count(*) AS n FROM provisions WHERE present_in_source
+     UNION ALL
+     SELECT w, (SELECT count(*) FROM provisions p
+                WHERE p.present_in_source AND p.search_vector @@ plainto_tsquery('french_unaccent', w))
+     FROM unnest($1::text[]) AS w`,
+    [words],
+  );
+  const frequencies = new Map<string, number>();
+  let corpusSize = 0;
+  for (const row of rows) {
+    if (row.word === null) corpusSize = Number(row.n);
+    else frequencies.set(row.word, Number(row.n));
+  }
+  return { corpusSize, frequencies };
 }

@@ -2,6 +2,7 @@ import http from "node:http";
 import { searchBody } from "../../services/search/dsl.ts";
 import type { SearchQuery } from "../../services/search/engine.ts";
 import { PostgresSearchEngine } from "../../services/search/postgres-engine.ts";
+import { Synonyms } from "../../services/search/synonyms.ts";
 import type { Database } from "../../services/store/database.ts";
 import type { CpuMeter } from "./cpu-meter.ts";
 import type { LoadShape } from "./http-load.ts";
@@ -93,7 +94,7 @@ export async function runRawSearchLoad(
   return measure(shape, meter, (): Baseline<Buffer> => {
     const agent = keepAliveAgent(shape.connections);
     return {
-      prepare: (query) => Buffer.from(JSON.stringify(searchBody(query))),
+      prepare: (query) => Buffer.from(JSON.stringify(searchBody(query, Synonyms.bundled()))),
       call: async (body) => {
         await rawSearch(agent, endpoint, body);
       },
@@ -116,7 +117,7 @@ export async function rawSearchTotals(url: string, alias: string): Promise<numbe
       const text = await rawSearch(
         agent,
         endpoint,
-        Buffer.from(JSON.stringify(searchBody(engineQuery(query, asOf)))),
+        Buffer.from(JSON.stringify(searchBody(engineQuery(query, asOf), Synonyms.bundled()))),
       );
       totals.push((JSON.parse(text) as { hits: { total: { value: number } } }).hits.total.value);
     }

@@ -8,12 +8,14 @@ import { ingestLegi } from "../../ingest/commands.ts";
 import { inProcessExecutor } from "../../ingest/runs/executors.ts";
 import { authenticate, createKey, createProject } from "../../services/access/keys.ts";
 import { UsageLimiter } from "../../services/access/rate-limits.ts";
-import { answerQuestion } from "../../services/answer/service.ts";
+import { composeExtractive, type Source } from "../../services/answer/extractive.ts";
+import { answerQuestion, questionRarity } from "../../services/answer/service.ts";
 import type { AppContext } from "../../services/api/context.ts";
 import { parseConfig } from "../../services/core/config.ts";
 import { rulesLoader, TitleClassifier } from "../../services/search/best-effort.ts";
 import { PostgresSearchEngine } from "../../services/search/postgres-engine.ts";
 import { searchProvisions } from "../../services/search/service.ts";
+import { Synonyms } from "../../services/search/synonyms.ts";
 import { openStore } from "../../services/store/open.ts";
 
 /**
@@ -24,7 +26,11 @@ import { openStore } from "../../services/store/open.ts";
  * extractive composer beside plain search top-5 (GET /search with the same text):
  *   citation precision  share of cited provisions that are expected (questions with a citation);
  *   citation recall     share of expected provisions cited;
- *   support rate        share of answer sentences found verbatim in a source they cite.
+ *   support rate        share of answer sentences found verbatim in a source they cite;
+ *   answered            share of questions answered (evidence sufficient);
+ *   answered on another question's sources: each question composed from the sources listed
+ *                       for a question 97 places further on (another guide, as a rule): the
+ *                       evidence gate should refuse most of them. Lower is better.
  * Targets: support rate 100%; citation recall at least that of search top-5.
  * EVAL_LIMIT caps the number of questions (default: all).
  */
@@ -98,6 +104,7 @@ try {
     keyHashSecret: config.KEY_HASH_SECRET!,
     runs: inProcessExecutor(db, config, logger),
     titles: new TitleClassifier(db, rulesLoader(config.DOMAIN_RULES)),
+    synonyms: Synonyms.bundled(),
     logger,
     coverageUrl: "http://eval/api/v1/coverage",
   };
@@ -122,6 +129,7 @@ try {
   const share = (hits: string[], of: string[]) =>
     of.length ? hits.filter((h) => of.includes(h)).length / of.length : 0;
   const evalStarted = performance.now();
+  const listed: Source[][] = [];
   for (const [i, { question, expected }] of questions.entries()) {
     const top5 = (
       await searchProvisions(ctx.search, who, { q: question, limit: 5, offset: 0, inForce: true })
@@ -130,6 +138,7 @@ try {
     if (top5.length) totals.search.precision.push(share(expected, top5));
 
     const outcome = await answerQuestion(ctx, who, { question, maxSources: 5 }, "eval");
+    listed.push(outcome.sources.map((s) => ({ publicId: s.publicId, text: s.text, headings: s.headings })));
     const cited = [...new Set(outcome.sentences.flatMap((s) => s.citations))];
     totals.answer.recall.push(share(cited, expected));
     if (cited.length) totals.answer.precision.push(share(expected, cited));
@@ -140,6 +149,14 @@ try {
       if (sources.some((t) => normalise(t).includes(normalise(sentence.text)))) totals.answer.supported += 1;
     }
     if ((i + 1) % 100 === 0) console.log(`  ${i + 1}/${questions.length} questions`);
+  }
+
+  let mismatchedAnswered = 0;
+  for (const [i, { question }] of questions.entries()) {
+    const others = listed[(i + 97) % questions.length]!;
+    const read = ctx.synonyms.canonical(question);
+    const composed = composeExtractive(read, others, 5, await questionRarity(ctx, read));
+    if (composed.evidence === "sufficient") mismatchedAnswered += 1;
   }
 
   const mean = (values: number[]) => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0);
@@ -155,6 +172,9 @@ try {
   );
   console.log(
     `answer, extractive      ${pct(mean(totals.answer.precision)).padStart(18)}   ${pct(mean(totals.answer.recall)).padStart(15)}   ${pct(totals.answer.sentences ? totals.answer.supported / totals.answer.sentences : 1).padStart(12)}   ${pct(totals.answer.answered / n).padStart(8)}`,
+  );
+  console.log(
+    `answered on another question's sources (evidence gate, lower is better): ${pct(mismatchedAnswered / n)}`,
   );
   const recallRatio = mean(totals.answer.recall) / Math.max(mean(totals.search.recall), 1e-9);
   console.log(

@@ -17,7 +17,8 @@ import { QUERY_SETS, type QuerySet } from "./query-sets.ts";
  * recall@10 and nDCG@10 and writes the table into docs/RELEVANCE.md between its markers.
  * EVAL_SET picks the query set (test/eval/query-sets.ts: fiches-travail, the default, or
  * fiches-travail-titles); EVAL_ENGINES=postgres,opensearch picks engines (Elasticsearch needs a Docker engine, absent
- * here); EVAL_LIMIT caps the queries; EVAL_LABEL names the run in the table (e.g. the change).
+ * here); EVAL_LIMIT caps the queries; EVAL_LABEL names the run in the table (e.g. the change);
+ * SEARCH_SYNONYMS names the synonyms file the API applies (default: ingest/rules/synonyms.yaml).
  */
 
 const K = 10;
@@ -52,7 +53,12 @@ interface EngineResult {
 }
 
 async function evaluate(setup: ApiSetup): Promise<EngineResult> {
-  const config = parseConfig({ ...setup.env, LOG_LEVEL: "silent" });
+  // SEARCH_SYNONYMS may name another synonyms file, to measure a change to it.
+  const config = parseConfig({
+    ...setup.env,
+    SEARCH_SYNONYMS: process.env.SEARCH_SYNONYMS,
+    LOG_LEVEL: "silent",
+  });
   const db = await openStore(config);
   const ctx = await buildContext(config, db, pino({ level: "silent" }));
   const server = createApp(ctx).listen(0);

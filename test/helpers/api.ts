@@ -17,6 +17,7 @@ import { parseConfig, repoRoot } from "../../services/core/config.ts";
 import type { Domain } from "../../services/core/domains.ts";
 import { rulesLoader, TitleClassifier } from "../../services/search/best-effort.ts";
 import { PostgresSearchEngine } from "../../services/search/postgres-engine.ts";
+import { Synonyms } from "../../services/search/synonyms.ts";
 import { openTestStore, type StoreKind, type TestStore } from "./stores.ts";
 
 export const PUBLIC_URL = "http://api.test";
@@ -79,6 +80,7 @@ export async function startTestApi(
     keyHashSecret: config.KEY_HASH_SECRET!,
     runs: inProcessExecutor(store.db, config, pino({ level: "silent" })),
     titles: new TitleClassifier(store.db, rulesLoader(config.DOMAIN_RULES)),
+    synonyms: Synonyms.bundled(),
     logger: pino({ level: "silent" }),
     coverageUrl: `${PUBLIC_URL}/api/v1/coverage`,
   };

@@ -96,6 +96,18 @@ describe.each(ENGINE_KINDS)("search contract: %s", (kind) => {
       expect((await engine.search(query(q))).hits[0]?.publicId).toBe("code-du-travail/L1237-1-1");
   });
 
+  it("expands abbreviations with the synonyms file, phrases matched word after word", async () => {
+    // No provision says "CDI"; L1221-19 says "contrat de travail à durée indéterminée".
+    const cdi = await engine.search(query("CDI"));
+    expect(cdi.hits.map((h) => h.publicId)).toContain("code-du-travail/L1221-19");
+    // "déterminée" is not "indéterminée": the phrase must match as written.
+    expect((await engine.search(query("CDD"))).hits.map((h) => h.publicId)).not.toContain(
+      "code-du-travail/L1221-19",
+    );
+    // The group counts as one word: "CDI" and "essai" are both required of a two-word query.
+    expect((await engine.search(query("CDI essai"))).hits[0]?.publicId).toBe("code-du-travail/L1221-19");
+  });
+
   it("returns nothing, validly, for what is not loaded", async () => {
     const result = await engine.search(query("zzzyxw"));
     expect(result).toMatchObject({ hits: [], total: 0 });
