@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { documentAliases, parseCitation } from "./citations.ts";
+import { articleNumberKey, documentAliases, parseCitation } from "./citations.ts";
 
 const LOADED = [
   { publicId: "code-du-travail", title: "Code du travail" },
@@ -49,5 +49,26 @@ describe("parseCitation", () => {
       expect.arrayContaining(["code du travail", "ct", "c trav"]),
     );
     expect(documentAliases("Code rural et de la pêche maritime")).toContain("crpm");
+  });
+});
+
+describe("articleNumberKey (search queries)", () => {
+  it("reads an article number in every usual written form", () => {
+    for (const q of [
+      "L1237-1-1",
+      "l1237-1-1",
+      "L 1237-1-1",
+      "L. 1237-1-1",
+      "article L. 1237-1-1",
+      "art. L1237-1-1",
+    ])
+      expect(articleNumberKey(q), q).toBe("L1237-1-1");
+    expect(articleNumberKey("Article R4451-39 du code du travail")).toBe("R4451-39");
+    expect(articleNumberKey("article 1")).toBe("1");
+  });
+
+  it("takes a bare number for an article only after 'article', and 'a 16' for no article A16", () => {
+    for (const q of ["35 heures", "durée 2023", "le délai de 15 jours", "travail a 16 ans", "CDD"])
+      expect(articleNumberKey(q), q).toBeNull();
   });
 });

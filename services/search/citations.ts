@@ -73,6 +73,22 @@ export function documentAliases(title: string): string[] {
 const NUMBER =
   /\b(?:articles?|art\.?)?\s*((?:LO|[LRDA])\s*\.?\s*\*?\s*\d+(?:\s*-\s*\d+)*(?:\s+(?:bis|ter|quater|quinquies|sexies|septies|octies|nonies|decies))?|annexe\s+[0-9ivxlc]+(?:-\d+)?|\d+(?:\s*-\s*\d+)*(?:\s+(?:bis|ter|quater|quinquies|sexies|septies|octies|nonies|decies))?)\b/i;
 
+/**
+ * The article number a search query names, as the store's number key, or null: "L1237-1-1",
+ * "L. 1237-1-1", "l 1237-1-1", "article L. 1237-1-1", "art. R4451-39", "article 1", "annexe I".
+ * A bare number ("35 heures", "2023") is an article number only after "article" or "art.".
+ * The search engines rank the provision with that number first.
+ */
+export function articleNumberKey(query: string): string | null {
+  const match = NUMBER.exec(query);
+  if (!match) return null;
+  const named = /^(?:articles?|art\.?)\b/i.test(match[0].trim());
+  // L, R and D in either case; A and LO only in capitals ("a 16 ans" is no article A16).
+  const prefixed = /^[LRD]/i.test(match[1]!) || /^(?:LO|A)/.test(match[1]!) || /^annexe/i.test(match[1]!);
+  if (!named && !prefixed) return null;
+  return numberKey(match[1]!.replace(/\s*-\s*/g, "-").replace(/^((?:LO|[LRDA]))\s*\.?\s*\*?\s*/i, "$1"));
+}
+
 export function parseCitation(text: string, loaded: CitedDocument[]): ParsedCitation {
   const match = NUMBER.exec(text);
   const number = match

@@ -1,6 +1,6 @@
 import type { SearchHit, SearchQuery, SearchResult } from "./engine.ts";
 import type { ProvisionIndexDocument } from "./index-document.ts";
-import { MINIMUM_SHOULD_MATCH, queryTerms } from "./query-text.ts";
+import { MINIMUM_SHOULD_MATCH, numberKeyOf, queryTerms } from "./query-text.ts";
 import type { Synonyms } from "./synonyms.ts";
 
 /**
@@ -147,7 +147,7 @@ export function searchBody(query: SearchQuery, synonyms: Synonyms) {
             bool: {
               should: [
                 {
-                  term: { number_key: { value: query.q.replace(/[\s.*°]+/g, "").toUpperCase(), boost: 10 } },
+                  term: { number_key: { value: numberKeyOf(query.q), boost: 10 } },
                 },
                 {
                   bool: {

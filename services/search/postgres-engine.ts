@@ -1,7 +1,7 @@
 import type { Domain } from "../core/domains.ts";
 import type { Database } from "../store/database.ts";
 import type { SearchEngine, SearchHit, SearchQuery, SearchResult } from "./engine.ts";
-import { queryTerms } from "./query-text.ts";
+import { numberKeyOf, queryTerms } from "./query-text.ts";
 import { Synonyms } from "./synonyms.ts";
 
 /**
@@ -68,8 +68,11 @@ const QUERY = `q AS (
  * The index finds provisions holding any of the words; the count keeps those holding enough.
  * Long queries therefore rank many candidates: see docs/RELEVANCE.md on what that costs.
  */
-const MATCHES = `p.search_vector @@ q.query
-  AND (q.required <= 1 OR (SELECT count(*) FROM unnest(q.terms) AS t WHERE p.search_vector @@ t) >= q.required)`;
+const MATCHES = `(p.number_key = $11 OR p.search_vector @@ q.query
+  AND (q.required <= 1 OR (SELECT count(*) FROM unnest(q.terms) AS t WHERE p.search_vector @@ t) >= q.required))`;
+
+/** The provision whose number the query names ($11, services/search/citations.ts) ranks first. */
+const NUMBER_BONUS = "CASE WHEN p.number_key = $11 THEN 10 ELSE 0 END";
 
 export class PostgresSearchEngine implements SearchEngine {
   readonly name = "postgres" as const;
@@ -94,7 +97,8 @@ export class PostgresSearchEngine implements SearchEngine {
     const { rows } = await this.db.query<Row>(
       `WITH ${QUERY},
        page AS (
-         SELECT p.id, ts_rank_cd(p.search_vector, q.query, ${query.match === "any" ? RANK_ANY : RANK_ALL}) AS score, count(*) OVER () AS total
+         SELECT p.id, ts_rank_cd(p.search_vector, q.query, ${query.match === "any" ? RANK_ANY : RANK_ALL}) + ${NUMBER_BONUS} AS score,
+                count(*) OVER () AS total
          FROM provisions p JOIN documents d ON d.id = p.document_id, q
          WHERE p.present_in_source AND ${MATCHES}
            ${FILTERS}
@@ -117,6 +121,7 @@ export class PostgresSearchEngine implements SearchEngine {
         query.unclassifiedDocuments ?? [],
         words.alternatives,
         words.anyWord,
+        numberKeyOf(query.q),
       ],
     );
     let total = rows[0]?.total ?? 0;
@@ -147,7 +152,7 @@ export class PostgresSearchEngine implements SearchEngine {
       `WITH ${QUERY}
        SELECT count(*)::int AS n FROM provisions p JOIN documents d ON d.id = p.document_id, q
        WHERE p.present_in_source AND ${MATCHES}
-         ${FILTERS}`.replace(/\$(8|9|10)\b/g, (_all, n: string) => `$${Number(n) - 2}`),
+         ${FILTERS}`.replace(/\$(8|9|10|11)\b/g, (_all, n: string) => `$${Number(n) - 2}`),
       [
         words.termOf,
         query.domains,
@@ -157,6 +162,7 @@ export class PostgresSearchEngine implements SearchEngine {
         query.unclassifiedDocuments ?? [],
         words.alternatives,
         words.anyWord,
+        numberKeyOf(query.q),
       ],
     );
     return rows[0]?.n ?? 0;

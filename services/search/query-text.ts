@@ -1,4 +1,5 @@
 import { foldAccents } from "../core/public-ids.ts";
+import { articleNumberKey } from "./citations.ts";
 import type { Synonyms } from "./synonyms.ts";
 
 /**
@@ -68,3 +69,6 @@ export function queryTerms(q: string, synonyms: Synonyms): string[][] {
   const words = queryWords(q).filter((w) => !STOP_WORDS.has(foldAccents(w).toLowerCase()));
   return (words.length > 0 ? words : [q]).map((word) => synonyms.alternatives(word));
 }
+
+/** The article number a query names ("article L. 1237-1-1"), else the query as one number key. */
+export const numberKeyOf = (q: string) => articleNumberKey(q) ?? q.replace(/[\s.*°]+/g, "").toUpperCase();

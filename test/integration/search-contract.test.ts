@@ -92,8 +92,16 @@ describe.each(ENGINE_KINDS)("search contract: %s", (kind) => {
   });
 
   it("answers an article number first, however it is written", async () => {
-    for (const q of ["L1237-1-1", "l1237-1-1"])
-      expect((await engine.search(query(q))).hits[0]?.publicId).toBe("code-du-travail/L1237-1-1");
+    for (const q of [
+      "L1237-1-1",
+      "l1237-1-1",
+      "L 1237-1-1",
+      "L. 1237-1-1",
+      "article L. 1237-1-1",
+      "art. L1237-1-1",
+      "Article L1237-1-1 du code du travail",
+    ])
+      expect((await engine.search(query(q))).hits[0]?.publicId, q).toBe("code-du-travail/L1237-1-1");
   });
 
   it("expands abbreviations with the synonyms file, phrases matched word after word", async () => {
