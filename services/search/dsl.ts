@@ -1,7 +1,7 @@
 import type { SearchHit, SearchQuery, SearchResult } from "./engine.ts";
 import type { ProvisionIndexDocument } from "./index-document.ts";
 import { MINIMUM_SHOULD_MATCH, numberKeyOf, queryTerms } from "./query-text.ts";
-import type { Synonyms } from "./synonyms.ts";
+import { Synonyms } from "./synonyms.ts";
 
 /**
  * The request bodies Elasticsearch and OpenSearch share: index settings and mapping, the search
@@ -131,6 +131,23 @@ function termClause(alternatives: string[]): object {
 }
 
 /**
+ * Proximity: each pair of consecutive query words found close together (within a few words, in
+ * either field) adds to the score, as Solr's "pf2" does; it never decides what matches.
+ */
+function proximityClauses(q: string): object[] {
+  const words = queryTerms(q, Synonyms.none).map(([word]) => word!);
+  return words.slice(1).map((word, i) => ({
+    multi_match: {
+      query: `${words[i]} ${word}`,
+      fields: ["text", "section_path"],
+      type: "phrase",
+      slop: 3,
+      zero_terms_query: "none",
+    },
+  }));
+}
+
+/**
  * Free text: the query's terms (services/search/query-text.ts, synonyms expanded), two thirds of
  * them required beyond two; an article number typed as such ranks its provision first.
  */
@@ -160,6 +177,7 @@ export function searchBody(query: SearchQuery, synonyms: Synonyms) {
             },
           },
         ],
+        should: proximityClauses(query.q),
         filter: filters(query),
       },
     },

@@ -63,7 +63,19 @@ const QUERY = `q AS (
             FROM unnest($9::text[], $1::int[]) AS a(alternative, term),
                  phraseto_tsquery('french_unaccent', a.alternative) AS t
             WHERE numnode(t) > 0
-            GROUP BY a.term ORDER BY a.term) AS terms) AS words)`;
+            GROUP BY a.term ORDER BY a.term) AS terms) AS words),
+  rarity AS (
+    SELECT array_agg(ln((n.total + 1.0) / (df.n + 1.0)) ORDER BY t.i) AS idf,
+           sum(ln((n.total + 1.0) / (df.n + 1.0))) AS total
+    FROM q, unnest(q.terms) WITH ORDINALITY AS t(query, i),
+         (SELECT count(*) AS total FROM provisions WHERE present_in_source) AS n,
+         LATERAL (SELECT count(*) AS n FROM provisions WHERE present_in_source AND search_vector @@ t.query) AS df)`;
+/**
+ * How much of the query's rarity a provision holds (0–1): each term weighs ln(N / df), as in BM25,
+ * so a provision holding the rare words of a question beats one holding its common ones.
+ */
+const RARITY_SHARE = `(SELECT coalesce(sum(x.idf), 0) FROM unnest(q.terms, rarity.idf) AS x(t, idf)
+   WHERE p.search_vector @@ x.t) / nullif(rarity.total, 0)`;
 /**
  * The index finds provisions holding any of the words; the count keeps those holding enough.
  * Long queries therefore rank many candidates: see docs/RELEVANCE.md on what that costs.
@@ -97,9 +109,10 @@ export class PostgresSearchEngine implements SearchEngine {
     const { rows } = await this.db.query<Row>(
       `WITH ${QUERY},
        page AS (
-         SELECT p.id, ts_rank_cd(p.search_vector, q.query, ${query.match === "any" ? RANK_ANY : RANK_ALL}) + ${NUMBER_BONUS} AS score,
+         SELECT p.id, ts_rank_cd(p.search_vector, q.query, ${query.match === "any" ? RANK_ANY : RANK_ALL})
+                  * coalesce(${RARITY_SHARE}, 1) + ${NUMBER_BONUS} AS score,
                 count(*) OVER () AS total
-         FROM provisions p JOIN documents d ON d.id = p.document_id, q
+         FROM provisions p JOIN documents d ON d.id = p.document_id, q, rarity
          WHERE p.present_in_source AND ${MATCHES}
            ${FILTERS}
          ORDER BY score DESC, p.public_id

@@ -56,6 +56,48 @@ const datedAct = {
   })),
 };
 
+/**
+ * Seven provisions of the same shape hold two of the three words of "ordinaire commun
+ * exceptionnel": six the two common ones, the seventh one common word and the rare one.
+ */
+const rarityAct = {
+  ...datedAct,
+  source: { name: "canonical", documentId: "RARITY", version: null },
+  publicId: "loi-rarete",
+  title: "Loi sur les régimes",
+  provisions: [
+    ...Array.from({ length: 6 }, (_, i) => `Le régime ordinaire et commun numéro ${i + 1} s'applique.`),
+    "Le régime exceptionnel et commun numéro 7 s'applique.",
+  ].map((text, i) => ({
+    sourceId: `RARITY-${i + 1}`,
+    versionId: `RARITY-${i + 1}-v1`,
+    number: String(i + 1),
+    text,
+    status: "in_force" as const,
+    effectiveFrom: "2020-01-01",
+    effectiveTo: null,
+    sectionId: null,
+  })),
+};
+
+/** Two provisions with "durée" and "mandat": together in the longer one, apart in the shorter. */
+const proximityAct = {
+  ...rarityAct,
+  source: { name: "canonical", documentId: "PROXIMITY", version: null },
+  publicId: "loi-proximite",
+  title: "Loi sur les mandats",
+  provisions: [
+    "La durée du mandat des représentants élus du personnel au comité est fixée à quatre ans par accord.",
+    "La durée de préavis est de trois mois ; le mandat prend fin.",
+  ].map((text, i) => ({
+    ...rarityAct.provisions[0]!,
+    sourceId: `PROXIMITY-${i + 1}`,
+    versionId: `PROXIMITY-${i + 1}-v1`,
+    number: String(i + 1),
+    text,
+  })),
+};
+
 describe.each(ENGINE_KINDS)("search contract: %s", (kind) => {
   let store: TestStore;
   let engine: SearchEngine;
@@ -69,10 +111,15 @@ describe.each(ENGINE_KINDS)("search contract: %s", (kind) => {
       source: "canonical",
       sourceVersion: "inline",
       parameters: {},
-      documentsTotal: 1,
-      documents: [{ file: "inline", document: datedAct }],
+      documentsTotal: 3,
+      documents: [
+        { file: "inline", document: datedAct },
+        { file: "inline", document: rarityAct },
+        { file: "inline", document: proximityAct },
+      ],
       rules: parseDomainRules(
-        "version: 1\nrules:\n  - name: fiscal\n    match: { document: [loi-datee] }\n    domains: [tax]\n",
+        "version: 1\nrules:\n  - name: fiscal\n    match: { document: [loi-datee] }\n    domains: [tax]\n" +
+          "  - name: civil\n    match: { document: [loi-rarete, loi-proximite] }\n    domains: [civil]\n",
         "inline.yaml",
       ),
     });
@@ -114,6 +161,17 @@ describe.each(ENGINE_KINDS)("search contract: %s", (kind) => {
     );
     // The group counts as one word: "CDI" and "essai" are both required of a two-word query.
     expect((await engine.search(query("CDI essai"))).hits[0]?.publicId).toBe("code-du-travail/L1221-19");
+  });
+
+  it("ranks a provision holding a query's rare word above those holding its common ones", async () => {
+    const result = await engine.search(query("ordinaire commun exceptionnel", { document: "loi-rarete" }));
+    expect(result.total).toBe(7);
+    expect(result.hits[0]?.publicId).toBe("loi-rarete/7");
+  });
+
+  it("ranks words found together above the same words apart", async () => {
+    const result = await engine.search(query("durée mandat", { document: "loi-proximite" }));
+    expect(result.hits.map((h) => h.publicId)).toEqual(["loi-proximite/1", "loi-proximite/2"]);
   });
 
   it("returns nothing, validly, for what is not loaded", async () => {
