@@ -159,6 +159,14 @@ describe("composeExtractive", () => {
     );
   });
 
+  it("says insufficient when the question's words are in every provision (nothing tells them apart)", () => {
+    const everywhere = rarityOver([ESSAI.text, ESSAI.text]);
+    expect(composeExtractive("période d'essai", [ESSAI], 3, everywhere)).toMatchObject({
+      evidence: "insufficient",
+      coverage: 0,
+    });
+  });
+
   it("never cites more sentences than asked", () => {
     expect(
       composeExtractive("durée préavis démission période essai", [DEMISSION, ESSAI], 1, RARITY).sentences,

@@ -112,6 +112,8 @@ export function composeExtractive(
     ]),
   );
   const total = questionTerms.reduce((sum, term) => sum + weight.get(term)!, 0);
+  // Every word in every provision: the question's words cannot tell evidence from noise.
+  if (total === 0) return { sentences: [], evidence: "insufficient", coverage: 0 };
   const covered = (terms: Iterable<string>) =>
     [...terms].reduce((sum, t) => sum + (weight.get(t) ?? 0), 0) / total;
   for (const c of candidates) {
