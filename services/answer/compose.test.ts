@@ -167,6 +167,14 @@ describe("composeExtractive", () => {
     });
   });
 
+  it("leaves out the words the corpus's analyser drops as stop words", () => {
+    // "ayant" is a Postgres stop word: counted in no provision, it would weigh the most.
+    const question = "Durée maximale de la période d'essai ayant ?";
+    expect(composeExtractive(question, [ESSAI], 3, RARITY).coverage).toBeLessThan(0.75);
+    const withStop = { ...RARITY, ignored: new Set(["ayant"]) };
+    expect(composeExtractive(question, [ESSAI], 3, withStop).coverage).toBeCloseTo(1);
+  });
+
   it("never cites more sentences than asked", () => {
     expect(
       composeExtractive("durée préavis démission période essai", [DEMISSION, ESSAI], 1, RARITY).sentences,

@@ -73,6 +73,8 @@ const wordsOf = (text: string) =>
 export interface TermRarity {
   corpusSize: number;
   documentFrequency: ReadonlyMap<string, number>;
+  /** Terms the corpus's analyser drops as stop words: they weigh nothing and are left out. */
+  ignored?: ReadonlySet<string>;
 }
 
 export function composeExtractive(
@@ -83,7 +85,7 @@ export function composeExtractive(
 ): Composition {
   // A word the corpus never uses weighs the most: no provision can be evidence for it, and a
   // question that hinges on it ("TVA" in a labour code) is not answered by the other words.
-  const questionTerms = keyTerms(question);
+  const questionTerms = keyTerms(question).filter((t) => !rarity.ignored?.has(t));
   if (questionTerms.length === 0 || sources.length === 0)
     return { sentences: [], evidence: "insufficient", coverage: 0 };
 

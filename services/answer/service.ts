@@ -86,11 +86,18 @@ export async function questionRarity(ctx: AppContext, question: string): Promise
   const words = keyWords(question);
   const { corpusSize, frequencies } = await wordFrequencies(ctx.db, words);
   const documentFrequency = new Map<string, number>();
+  const ignored = new Set<string>();
   for (const word of words) {
     const term = stem(word);
-    documentFrequency.set(term, Math.max(documentFrequency.get(term) ?? 0, frequencies.get(word) ?? 0));
+    if (!frequencies.has(word)) {
+      ignored.add(term);
+      continue;
+    }
+    documentFrequency.set(term, Math.max(documentFrequency.get(term) ?? 0, frequencies.get(word)!));
   }
-  return { corpusSize, documentFrequency };
+  // A stem is left out only when every word behind it is a stop word.
+  for (const term of documentFrequency.keys()) ignored.delete(term);
+  return { corpusSize, documentFrequency, ignored };
 }
 
 export async function answerQuestion(

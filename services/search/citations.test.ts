@@ -65,6 +65,8 @@ describe("articleNumberKey (search queries)", () => {
       expect(articleNumberKey(q), q).toBe("L1237-1-1");
     expect(articleNumberKey("Article R4451-39 du code du travail")).toBe("R4451-39");
     expect(articleNumberKey("article 1")).toBe("1");
+    // The first number-like text is not always the article's.
+    expect(articleNumberKey("délai de 15 jours article L1234-5")).toBe("L1234-5");
   });
 
   it("takes a bare number for an article only after 'article', and 'a 16' for no article A16", () => {

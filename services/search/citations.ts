@@ -80,13 +80,14 @@ const NUMBER =
  * The search engines rank the provision with that number first.
  */
 export function articleNumberKey(query: string): string | null {
-  const match = NUMBER.exec(query);
-  if (!match) return null;
-  const named = /^(?:articles?|art\.?)\b/i.test(match[0].trim());
-  // L, R and D in either case; A and LO only in capitals ("a 16 ans" is no article A16).
-  const prefixed = /^[LRD]/i.test(match[1]!) || /^(?:LO|A)/.test(match[1]!) || /^annexe/i.test(match[1]!);
-  if (!named && !prefixed) return null;
-  return numberKey(match[1]!.replace(/\s*-\s*/g, "-").replace(/^((?:LO|[LRDA]))\s*\.?\s*\*?\s*/i, "$1"));
+  for (const match of query.matchAll(new RegExp(NUMBER.source, "gi"))) {
+    const named = /^(?:articles?|art\.?)\b/i.test(match[0].trim());
+    // L, R and D in either case; A and LO only in capitals ("a 16 ans" is no article A16).
+    const prefixed = /^[LRD]/i.test(match[1]!) || /^(?:LO|A)/.test(match[1]!) || /^annexe/i.test(match[1]!);
+    if (named || prefixed)
+      return numberKey(match[1]!.replace(/\s*-\s*/g, "-").replace(/^((?:LO|[LRDA]))\s*\.?\s*\*?\s*/i, "$1"));
+  }
+  return null;
 }
 
 export function parseCitation(text: string, loaded: CitedDocument[]): ParsedCitation {

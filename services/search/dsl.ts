@@ -152,6 +152,8 @@ function proximityClauses(q: string): object[] {
  * them required beyond two; an article number typed as such ranks its provision first.
  */
 export function searchBody(query: SearchQuery, synonyms: Synonyms) {
+  const terms = queryTerms(query.q, synonyms);
+  const number = numberKeyOf(query.q);
   return {
     from: query.offset,
     size: query.limit,
@@ -163,15 +165,16 @@ export function searchBody(query: SearchQuery, synonyms: Synonyms) {
           {
             bool: {
               should: [
-                {
-                  term: { number_key: { value: numberKeyOf(query.q), boost: 10 } },
-                },
-                {
-                  bool: {
-                    should: queryTerms(query.q, synonyms).map(termClause),
-                    minimum_should_match: query.match === "any" ? "1" : MINIMUM_SHOULD_MATCH,
-                  },
-                },
+                ...(number ? [{ term: { number_key: { value: number, boost: 10 } } }] : []),
+                // No meaningful word ("de la"): nothing matches by words, as on Postgres.
+                terms.length === 0
+                  ? { match_none: {} }
+                  : {
+                      bool: {
+                        should: terms.map(termClause),
+                        minimum_should_match: query.match === "any" ? "1" : MINIMUM_SHOULD_MATCH,
+                      },
+                    },
               ],
               minimum_should_match: 1,
             },

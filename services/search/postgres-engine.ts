@@ -109,7 +109,7 @@ export class PostgresSearchEngine implements SearchEngine {
     const { rows } = await this.db.query<Row>(
       `WITH ${QUERY},
        page AS (
-         SELECT p.id, ts_rank_cd(p.search_vector, q.query, ${query.match === "any" ? RANK_ANY : RANK_ALL})
+         SELECT p.id, coalesce(ts_rank_cd(p.search_vector, q.query, ${query.match === "any" ? RANK_ANY : RANK_ALL}), 0)
                   * coalesce(${RARITY_SHARE}, 1) + ${NUMBER_BONUS} AS score,
                 count(*) OVER () AS total
          FROM provisions p JOIN documents d ON d.id = p.document_id, q, rarity
@@ -119,7 +119,7 @@ export class PostgresSearchEngine implements SearchEngine {
          LIMIT $6 OFFSET $7
        )
        SELECT p.public_id, p.number, d.public_id AS document_public_id, d.title AS document_title, p.section_path,
-              ts_headline('french_unaccent', p.text, q.query, '${HEADLINE_OPTIONS}') AS snippet,
+              coalesce(ts_headline('french_unaccent', p.text, q.query, '${HEADLINE_OPTIONS}'), left(p.text, 200)) AS snippet,
               p.status, p.effective_from, p.effective_to, p.domains, page.score::float8 AS score, page.total
        FROM page JOIN provisions p ON p.id = page.id JOIN documents d ON d.id = p.document_id, q
        ORDER BY page.score DESC, p.public_id`,

@@ -63,12 +63,12 @@ export const minimumShouldMatch = (n: number) => (n <= 2 ? n : Math.floor((n * 6
 /**
  * The terms a provision must match, each a list of alternatives (the word as typed, then its
  * synonyms: words or phrases). A term matches when any alternative does; the minimum-should-match
- * counts terms. Stop words are no terms. A query of no meaningful word is searched as typed.
+ * counts terms. Stop words are no terms; a query of none ("de la") matches nothing.
  */
 export function queryTerms(q: string, synonyms: Synonyms): string[][] {
   const words = queryWords(q).filter((w) => !STOP_WORDS.has(foldAccents(w).toLowerCase()));
-  return (words.length > 0 ? words : [q]).map((word) => synonyms.alternatives(word));
+  return words.map((word) => synonyms.alternatives(word));
 }
 
-/** The article number a query names ("article L. 1237-1-1"), else the query as one number key. */
-export const numberKeyOf = (q: string) => articleNumberKey(q) ?? q.replace(/[\s.*°]+/g, "").toUpperCase();
+/** The article number a query names ("article L. 1237-1-1"), as a number key; null when none. */
+export const numberKeyOf = (q: string): string | null => articleNumberKey(q);

@@ -52,5 +52,12 @@ describe("Synonyms", () => {
     const bundled = Synonyms.bundled();
     expect(bundled.groups.length).toBeGreaterThan(20);
     expect(bundled.alternatives("CSE")).toContain("comité social et économique");
+    // A phrase with a comma stays whole; a word that is also a verb is not an abbreviation here.
+    expect(bundled.alternatives("CHSCT")).toContain(
+      "comité d'hygiène, de sécurité et des conditions de travail",
+    );
+    expect(bundled.alternatives("prépare")).toEqual(["prépare"]);
+    for (const group of bundled.groups)
+      for (const member of group) expect(member, `${group[0]}: "${member}"`).toMatch(/^\p{L}/u);
   });
 });

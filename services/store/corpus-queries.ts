@@ -301,17 +301,19 @@ export async function provisionTexts(db: Database, publicIds: string[]): Promise
 
 /**
  * How many provisions of the corpus use each word (French stemming, accents folded), and how
- * many provisions there are: the rarity of a question's words, for weighting them.
+ * many provisions there are: the rarity of a question's words, for weighting them. A word the
+ * French dictionary drops as a stop word ("ayant", "soit") has no entry.
  */
 export async function wordFrequencies(
   db: Database,
   words: string[],
 ): Promise<{ corpusSize: number; frequencies: Map<string, number> }> {
-  const { rows } = await db.query<{ word: string | null; n: string }>(
+  const { rows } = await db.query<{ word: string | null; n: string | null }>(
     `SELECT NULL AS word, count(*) AS n FROM provisions WHERE present_in_source
      UNION ALL
-     SELECT w, (SELECT count(*) FROM provisions p
-                WHERE p.present_in_source AND p.search_vector @@ plainto_tsquery('french_unaccent', w))
+     SELECT w, CASE WHEN numnode(plainto_tsquery('french_unaccent', w)) > 0 THEN
+                (SELECT count(*) FROM provisions p
+                 WHERE p.present_in_source AND p.search_vector @@ plainto_tsquery('french_unaccent', w)) END
      FROM unnest($1::text[]) AS w`,
     [words],
   );
@@ -319,7 +321,7 @@ export async function wordFrequencies(
   let corpusSize = 0;
   for (const row of rows) {
     if (row.word === null) corpusSize = Number(row.n);
-    else frequencies.set(row.word, Number(row.n));
+    else if (row.n !== null) frequencies.set(row.word, Number(row.n));
   }
   return { corpusSize, frequencies };
 }

@@ -174,6 +174,11 @@ describe.each(ENGINE_KINDS)("search contract: %s", (kind) => {
     expect(result.hits.map((h) => h.publicId)).toEqual(["loi-proximite/1", "loi-proximite/2"]);
   });
 
+  it("returns nothing for a query of stop words and question words only", async () => {
+    for (const q of ["de la", "quelle"])
+      expect(await engine.search(query(q)), q).toMatchObject({ hits: [], total: 0 });
+  });
+
   it("returns nothing, validly, for what is not loaded", async () => {
     const result = await engine.search(query("zzzyxw"));
     expect(result).toMatchObject({ hits: [], total: 0 });
