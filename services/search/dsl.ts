@@ -1,7 +1,8 @@
+import { articleNumberKey } from "./citations.ts";
 import type { SearchHit, SearchQuery, SearchResult } from "./engine.ts";
 import type { ProvisionIndexDocument } from "./index-document.ts";
-import { MINIMUM_SHOULD_MATCH, numberKeyOf, queryTerms } from "./query-text.ts";
-import { Synonyms } from "./synonyms.ts";
+import { MINIMUM_SHOULD_MATCH, queryTerms } from "./query-text.ts";
+import type { Synonyms } from "./synonyms.ts";
 
 /**
  * The request bodies Elasticsearch and OpenSearch share: index settings and mapping, the search
@@ -134,8 +135,7 @@ function termClause(alternatives: string[]): object {
  * Proximity: each pair of consecutive query words found close together (within a few words, in
  * either field) adds to the score, as Solr's "pf2" does; it never decides what matches.
  */
-function proximityClauses(q: string): object[] {
-  const words = queryTerms(q, Synonyms.none).map(([word]) => word!);
+function proximityClauses(words: string[]): object[] {
   return words.slice(1).map((word, i) => ({
     multi_match: {
       query: `${words[i]} ${word}`,
@@ -153,7 +153,7 @@ function proximityClauses(q: string): object[] {
  */
 export function searchBody(query: SearchQuery, synonyms: Synonyms) {
   const terms = queryTerms(query.q, synonyms);
-  const number = numberKeyOf(query.q);
+  const number = articleNumberKey(query.q);
   return {
     from: query.offset,
     size: query.limit,
@@ -180,7 +180,8 @@ export function searchBody(query: SearchQuery, synonyms: Synonyms) {
             },
           },
         ],
-        should: proximityClauses(query.q),
+        // Each term's first alternative is the word as typed.
+        should: proximityClauses(terms.map(([word]) => word!)),
         filter: filters(query),
       },
     },

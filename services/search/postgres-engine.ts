@@ -1,7 +1,8 @@
 import type { Domain } from "../core/domains.ts";
 import type { Database } from "../store/database.ts";
+import { articleNumberKey } from "./citations.ts";
 import type { SearchEngine, SearchHit, SearchQuery, SearchResult } from "./engine.ts";
-import { numberKeyOf, queryTerms } from "./query-text.ts";
+import { queryTerms } from "./query-text.ts";
 import { Synonyms } from "./synonyms.ts";
 
 /**
@@ -134,7 +135,7 @@ export class PostgresSearchEngine implements SearchEngine {
         query.unclassifiedDocuments ?? [],
         words.alternatives,
         words.anyWord,
-        numberKeyOf(query.q),
+        articleNumberKey(query.q),
       ],
     );
     let total = rows[0]?.total ?? 0;
@@ -175,7 +176,7 @@ export class PostgresSearchEngine implements SearchEngine {
         query.unclassifiedDocuments ?? [],
         words.alternatives,
         words.anyWord,
-        numberKeyOf(query.q),
+        articleNumberKey(query.q),
       ],
     );
     return rows[0]?.n ?? 0;

@@ -1,5 +1,4 @@
 import { foldAccents } from "../core/public-ids.ts";
-import { articleNumberKey } from "./citations.ts";
 import type { Synonyms } from "./synonyms.ts";
 
 /**
@@ -69,6 +68,3 @@ export function queryTerms(q: string, synonyms: Synonyms): string[][] {
   const words = queryWords(q).filter((w) => !STOP_WORDS.has(foldAccents(w).toLowerCase()));
   return words.map((word) => synonyms.alternatives(word));
 }
-
-/** The article number a query names ("article L. 1237-1-1"), as a number key; null when none. */
-export const numberKeyOf = (q: string): string | null => articleNumberKey(q);
