@@ -148,8 +148,8 @@ function proximityClauses(words: string[]): object[] {
 }
 
 /**
- * Free text: the query's terms (services/search/query-text.ts, synonyms expanded), two thirds of
- * them required beyond two; an article number typed as such ranks its provision first.
+ * Free text: the query's terms (services/search/query-text.ts, synonyms expanded), half of them
+ * required beyond two; an article number typed as such ranks its provision first.
  */
 export function searchBody(query: SearchQuery, synonyms: Synonyms) {
   const terms = queryTerms(query.q, synonyms);

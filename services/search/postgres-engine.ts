@@ -2,7 +2,7 @@ import type { Domain } from "../core/domains.ts";
 import type { Database } from "../store/database.ts";
 import { articleNumberKey } from "./citations.ts";
 import type { SearchEngine, SearchHit, SearchQuery, SearchResult } from "./engine.ts";
-import { queryTerms } from "./query-text.ts";
+import { MINIMUM_SHOULD_MATCH_PERCENT, queryTerms } from "./query-text.ts";
 import { Synonyms } from "./synonyms.ts";
 
 /**
@@ -58,7 +58,7 @@ const QUERY = `q AS (
                               CASE WHEN NOT $10::boolean AND cardinality(terms) <= 2 THEN ' & ' ELSE ' | ' END)::tsquery
             FROM unnest(terms) AS t) AS query,
            CASE WHEN $10::boolean THEN 1 WHEN cardinality(terms) <= 2 THEN cardinality(terms)
-                ELSE floor(cardinality(terms) * 67 / 100.0)::int END AS required
+                ELSE floor(cardinality(terms) * ${MINIMUM_SHOULD_MATCH_PERCENT} / 100.0)::int END AS required
     FROM (SELECT ARRAY(
             SELECT string_agg('(' || t::text || ')', ' | ')::tsquery
             FROM unnest($9::text[], $1::int[]) AS a(alternative, term),

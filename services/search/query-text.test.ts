@@ -17,7 +17,7 @@ describe("queryWords", () => {
 });
 
 describe("minimumShouldMatch", () => {
-  it("requires every word of one or two, two thirds (rounded down) of more, like Elasticsearch's 2<67%", () => {
-    expect([1, 2, 3, 4, 5, 6, 9].map(minimumShouldMatch)).toEqual([1, 2, 2, 2, 3, 4, 6]);
+  it("requires every word of one or two, half (rounded down) of more, like Elasticsearch's 2<50%", () => {
+    expect([1, 2, 3, 4, 5, 6, 9].map(minimumShouldMatch)).toEqual([1, 2, 1, 2, 2, 3, 4]);
   });
 });

@@ -53,11 +53,13 @@ export function queryWords(q: string): string[] {
 }
 
 /**
- * How many of n meaningful words a provision must hold: all of one or two, two thirds (rounded
- * down) of more. The same rule as Elasticsearch's "2<67%".
+ * How many of n meaningful words a provision must hold: all of one or two, half (rounded down) of
+ * more. The same rule as Elasticsearch's "2<50%"; Postgres computes it from the same percentage.
  */
-export const MINIMUM_SHOULD_MATCH = "2<67%";
-export const minimumShouldMatch = (n: number) => (n <= 2 ? n : Math.floor((n * 67) / 100));
+export const MINIMUM_SHOULD_MATCH_PERCENT = 50;
+export const MINIMUM_SHOULD_MATCH = `2<${MINIMUM_SHOULD_MATCH_PERCENT}%`;
+export const minimumShouldMatch = (n: number) =>
+  n <= 2 ? n : Math.floor((n * MINIMUM_SHOULD_MATCH_PERCENT) / 100);
 
 /**
  * The terms a provision must match, each a list of alternatives (the word as typed, then its
