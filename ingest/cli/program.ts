@@ -12,6 +12,7 @@ import { ingestCanonicalFile, ingestLegi } from "../commands.ts";
 import type { IngestProgress, IngestSummary } from "../pipeline/ingest.ts";
 import { progressReporter } from "../progress.ts";
 import { canonicalJsonSchema } from "../sources/canonical/json-schema.ts";
+import { addAccountsCommands } from "./accounts-commands.ts";
 import { formatSummary, table } from "./output.ts";
 import { addRunsCommands } from "./runs-commands.ts";
 import type { CliRuntime } from "./runtime.ts";
@@ -248,6 +249,7 @@ export function buildCli(rt: CliRuntime): Command {
     });
 
   addRunsCommands(program, rt);
+  addAccountsCommands(program, rt);
 
   const index = program
     .command("index")

@@ -27,11 +27,18 @@ export interface Principal {
   domains: Domain[] | null;
 }
 
-export async function createProject(db: Database, name: string, plan = "beta"): Promise<ProjectRow> {
+/** A project on a plan; `ownerAccountId` is the console account that creates it (none from the CLI). */
+export async function createProject(
+  db: Database,
+  name: string,
+  plan = "beta",
+  ownerAccountId: number | null = null,
+): Promise<ProjectRow> {
   if (!(await findPlan(db, plan))) throw new AppError("invalid_request", `unknown plan "${plan}"`, "plan");
-  if (await findProjectByName(db, name))
-    throw new AppError("invalid_request", `project "${name}" exists already`, "name");
-  return insertProject(db, name, plan);
+  // The insert itself decides (a unique name), so two requests at once cannot both create it.
+  const project = await insertProject(db, name, plan, ownerAccountId);
+  if (!project) throw new AppError("invalid_request", `project "${name}" exists already`, "name");
+  return project;
 }
 
 export interface CreatedKey {

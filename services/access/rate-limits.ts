@@ -26,6 +26,18 @@ export interface UsageDecision {
 /** Requests without a valid key are counted per client address, so guessing keys is slow too. */
 export const ANONYMOUS_PER_MINUTE = 60;
 
+/** Failed console sign-ins (and sign-ups, per address) allowed in SIGN_IN_WINDOW_SECONDS. */
+export interface SignInLimits {
+  /** From one client address, whatever the account. */
+  address: number;
+  /** For one account from one address: a person mistyping. */
+  accountAddress: number;
+  /** For one account from anywhere: slows guessing from many addresses. */
+  account: number;
+}
+export const SIGN_IN_LIMITS: SignInLimits = { address: 30, accountAddress: 10, account: 100 };
+export const SIGN_IN_WINDOW_SECONDS = 15 * 60;
+
 const month = (now: Date) => now.toISOString().slice(0, 7);
 const secondsToNextMonth = (now: Date) =>
   Math.ceil((Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1) - now.getTime()) / 1000);
@@ -39,6 +51,7 @@ export class UsageLimiter {
     private readonly onRedisError: (error: Error) => void = () => undefined,
     /** Prefix of every Redis key, so deployments (and tests) sharing a Redis never share counters. */
     readonly namespace = "lc",
+    private readonly signIn: SignInLimits = SIGN_IN_LIMITS,
   ) {}
 
   get backend(): "redis" | "memory" {
@@ -144,6 +157,53 @@ export class UsageLimiter {
       minute: { used: minute?.consumedPoints ?? 0, limit: plan.requestsPerMinute },
       month: { used: monthly?.consumedPoints ?? 0, limit: plan.requestsPerMonth, period: month(now) },
     };
+  }
+
+  /**
+   * Console sign-in: whether failures so far allow another attempt. Failed sign-ins are counted per
+   * client address, per account and address, and per account with a higher ceiling, so guessing
+   * passwords is slow from one address or many, while a stranger cannot lock a person out of an
+   * account from one address. Sign-ups count against their address too.
+   */
+  async signInAllowed(
+    address: string,
+    account: string,
+  ): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
+    const keys = this.signInKeys(address, account);
+    let wait = 0;
+    for (const [by, key] of keys) {
+      const state = await this.signInLimiter(by).get(key);
+      if (state && state.consumedPoints >= this.signIn[by]) wait = Math.max(wait, state.msBeforeNext);
+    }
+    return { allowed: wait === 0, retryAfterSeconds: Math.max(1, Math.ceil(wait / 1000)) };
+  }
+
+  /** Counts a failed sign-in against its address, its account from that address, and its account. */
+  async signInFailed(address: string, account: string): Promise<void> {
+    for (const [by, key] of this.signInKeys(address, account))
+      await this.take(this.signInLimiter(by), key, 1);
+  }
+
+  /** Counts a sign-up against its address, as a failed sign-in would. */
+  async signUpAttempted(address: string): Promise<void> {
+    await this.take(this.signInLimiter("address"), address, 1);
+  }
+
+  /** A successful sign-in forgives the failures made for that account from that address. */
+  async signInSucceeded(address: string, account: string): Promise<void> {
+    await this.signInLimiter("accountAddress").delete(`${account} ${address}`);
+  }
+
+  private signInKeys(address: string, account = ""): Array<[keyof SignInLimits, string]> {
+    return [
+      ["address", address],
+      ["accountAddress", `${account} ${address}`],
+      ["account", account],
+    ];
+  }
+
+  private signInLimiter(by: keyof SignInLimits) {
+    return this.limiter(`rl:signin:${by}`, this.signIn[by], SIGN_IN_WINDOW_SECONDS);
   }
 
   async consumeAnonymous(address: string): Promise<UsageDecision> {

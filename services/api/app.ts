@@ -2,6 +2,7 @@ import express, { type RequestHandler, Router } from "express";
 import helmet from "helmet";
 import { pinoHttp } from "pino-http";
 import swaggerUi from "swagger-ui-express";
+import { consoleRouter } from "../console/routes.ts";
 import { AppError } from "../core/errors.ts";
 import type { AppContext } from "./context.ts";
 import { access, anonymousLimit } from "./middleware/access.ts";
@@ -114,6 +115,8 @@ export function createApp(ctx: AppContext, inFlight = new InFlight()): express.E
     swaggerUi.serve,
     swaggerUi.setup(openApi, { customSiteTitle: "Legal corpus API" }),
   );
+
+  app.use(consoleRouter(ctx, anonymous));
 
   const guard = access(ctx);
   app.use(mcpRouter(ctx, guard));

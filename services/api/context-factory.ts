@@ -5,6 +5,7 @@ import { inProcessExecutor, queueExecutor } from "../../ingest/runs/executors.ts
 import { KeyCache } from "../access/key-cache.ts";
 import { keyHashSecret } from "../access/key-hash-secret.ts";
 import { UsageLimiter } from "../access/rate-limits.ts";
+import { UsageMeter } from "../access/usage-meter.ts";
 import type { Config } from "../core/config.ts";
 import { rulesLoader, TitleClassifier } from "../search/best-effort.ts";
 import { createSearchEngine } from "../search/engines.ts";
@@ -42,6 +43,7 @@ export async function buildContext(
   // store, so the cache stays off. (It was once blamed for stopping the embedded server; the cause
   // was the store lock: see services/store/store-lock.ts.)
   const stopListening = db.kind === "pg" ? await keys.attach(db) : async () => {};
+  const usage = new UsageMeter(db, logger);
   const settings = queueSettings(config);
   const runs = settings ? queueExecutor(settings) : inProcessExecutor(db, config, logger);
   return {
@@ -49,14 +51,16 @@ export async function buildContext(
     db,
     search,
     limiter,
+    usage,
     runs,
     keys,
     titles: new TitleClassifier(db, rulesLoader(config.DOMAIN_RULES)),
     synonyms,
     keyHashSecret: keyHashSecret(config),
     logger,
-    coverageUrl: `${config.PUBLIC_URL}/api/v1/coverage`,
+    coverageUrl: `${config.PUBLIC_URL}/coverage`,
     close: async () => {
+      await usage.close();
       await stopListening();
       await runs.close();
       await search.close();

@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { RunExecutor } from "../../ingest/runs/executors.ts";
 import type { KeyCache } from "../access/key-cache.ts";
 import type { UsageLimiter } from "../access/rate-limits.ts";
+import type { UsageMeter } from "../access/usage-meter.ts";
 import type { Config } from "../core/config.ts";
 import type { TitleClassifier } from "../search/best-effort.ts";
 import type { SearchEngine } from "../search/engine.ts";
@@ -14,6 +15,8 @@ export interface AppContext {
   db: Database;
   search: SearchEngine;
   limiter: UsageLimiter;
+  /** Requests per project and day, for the console's usage chart. */
+  usage: UsageMeter;
   /** The secret under which API key secrets are hashed. */
   keyHashSecret: string;
   logger: Logger;

@@ -35,7 +35,8 @@ const rateLimitHeaders = {
     schema: { type: "string" as const },
   },
   "x-coverage-url": {
-    description: "Where to check what is loaded; on every response, errors included.",
+    description:
+      "The public coverage page, where to check what is loaded; on every response, errors included.",
     schema: { type: "string" as const },
   },
 };

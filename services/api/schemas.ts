@@ -57,9 +57,10 @@ export const isoDateParam = z.iso.date().meta({ description: "A date, YYYY-MM-DD
 export const metaSchema = z
   .object({
     coverage_note: z.string().meta({ description: "Coverage caveat: read it on every response." }),
-    coverage_url: z
-      .url()
-      .meta({ description: "Where to check what is loaded before saying something does not exist." }),
+    coverage_url: z.url().meta({
+      description:
+        "The public coverage page ({base_url}/coverage, no key needed): what is loaded, to check before saying something does not exist. The same as JSON: GET /api/v1/coverage.",
+    }),
     request_id: z.string(),
   })
   .meta({ id: "Meta" });

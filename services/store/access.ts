@@ -17,6 +17,8 @@ export interface ProjectRow {
   id: number;
   name: string;
   plan: string;
+  /** The console account that owns it; null for projects made with the CLI. */
+  ownerAccountId: number | null;
   createdAt: Date;
 }
 
@@ -49,6 +51,7 @@ const toProject = (r: Row): ProjectRow => ({
   id: r.id as number,
   name: r.name as string,
   plan: r.plan as string,
+  ownerAccountId: (r.owner_account_id as number | null) ?? null,
   createdAt: new Date(r.created_at as string),
 });
 
@@ -76,12 +79,30 @@ export async function findPlan(db: Queryable, name: string): Promise<PlanRow | u
   return rows[0] ? toPlan(rows[0]) : undefined;
 }
 
-export async function insertProject(db: Queryable, name: string, plan: string): Promise<ProjectRow> {
-  const { rows } = await db.query("INSERT INTO projects (name, plan) VALUES ($1, $2) RETURNING *", [
-    name,
-    plan,
+export async function insertProject(
+  db: Queryable,
+  name: string,
+  plan: string,
+  ownerAccountId: number | null = null,
+): Promise<ProjectRow | undefined> {
+  const { rows } = await db.query(
+    `INSERT INTO projects (name, plan, owner_account_id) VALUES ($1, $2, $3)
+     ON CONFLICT (name) DO NOTHING RETURNING *`,
+    [name, plan, ownerAccountId],
+  );
+  return rows[0] ? toProject(rows[0]) : undefined;
+}
+
+export async function findProjectById(db: Queryable, id: number): Promise<ProjectRow | undefined> {
+  const { rows } = await db.query("SELECT * FROM projects WHERE id = $1", [id]);
+  return rows[0] ? toProject(rows[0]) : undefined;
+}
+
+export async function listProjectsOwnedBy(db: Queryable, accountId: number): Promise<ProjectRow[]> {
+  const { rows } = await db.query("SELECT * FROM projects WHERE owner_account_id = $1 ORDER BY name", [
+    accountId,
   ]);
-  return toProject(rows[0]!);
+  return rows.map(toProject);
 }
 
 export async function findProjectByName(db: Queryable, name: string): Promise<ProjectRow | undefined> {

@@ -158,3 +158,11 @@ export async function lastSeq(db: Database): Promise<number> {
   const { rows } = await db.query<{ seq: string | null }>("SELECT max(seq) AS seq FROM change_log");
   return Number(rows[0]?.seq ?? 0);
 }
+
+/** The latest entries in recording order, newest first: what the console's editor view lists. */
+export async function recentChanges(db: Database, limit: number): Promise<ChangeRecord[]> {
+  const { rows } = await db.query<Record<string, unknown>>(`${CHANGE_SELECT} ORDER BY c.seq DESC LIMIT $1`, [
+    limit,
+  ]);
+  return rows.map(toChange);
+}

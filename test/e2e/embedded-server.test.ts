@@ -2,8 +2,10 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../services/core/config.ts";
+import { launchChromium, screenshot } from "../helpers/browser.ts";
 import { runCli } from "../helpers/cli.ts";
 import { freePort } from "../helpers/processes.ts";
 
@@ -84,6 +86,140 @@ describe("the embedded server, started as `npm start` starts it", () => {
     const bad = await runCli(["keys", "create", "--project", "nope"], env());
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('no project "nope"');
+  });
+
+  describe("its console, in Chromium", () => {
+    let browser: Browser;
+    let page: Page;
+    const email = "integrator@example.org";
+    const base = () => `http://localhost:${port}`;
+    const search = (key: string) =>
+      fetch(`${base()}/api/v1/search?q=licenciement`, { headers: { authorization: `Bearer ${key}` } });
+
+    beforeAll(async () => {
+      browser = await launchChromium();
+      const context = await browser.newContext({ baseURL: base(), viewport: { width: 1280, height: 900 } });
+      await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: base() });
+      page = await context.newPage();
+    });
+    afterAll(async () => browser?.close());
+
+    /** Waits for the page whose main heading is this (Playwright's actions wait; its assertions are not ours). */
+    const onPage = (title: string) =>
+      page.getByRole("heading", { level: 1, name: title, exact: true }).waitFor();
+    const text = (selector: string) => page.locator(selector).innerText();
+
+    let key = "";
+    it("signs up, creates a project and a key shown once with a copy button; the key works", async () => {
+      await page.goto("/console/sign-up");
+      await onPage("Create an account");
+      // Keyboard users reach the skip link first.
+      await page.keyboard.press("Tab");
+      expect(await page.evaluate("document.activeElement?.textContent")).toBe("Skip to content");
+      await screenshot(page, "01-sign-up");
+      await page.getByLabel("E-mail address").fill(email);
+      await page.getByLabel("Password").fill("correct horse battery staple");
+      await page.getByRole("button", { name: "Create account" }).click();
+      await onPage("Your projects");
+      await screenshot(page, "02-projects");
+
+      await page.getByLabel("Project name").fill("browser-app");
+      await page.getByRole("button", { name: "Create project" }).click();
+      await onPage("browser-app");
+      expect(await text("main")).toContain("Plan beta: 60 requests a minute");
+      await screenshot(page, "03-project");
+
+      await page.getByLabel("Label (optional)").fill("e2e server");
+      await page.getByRole("button", { name: "Create key" }).click();
+      await onPage("Your new API key");
+      const warning = await page.getByRole("alert").innerText();
+      expect(warning).toContain("this is the only time it is shown");
+      expect(warning).toContain("Never put it in browser code");
+      key = await page.getByLabel("API key for browser-app").inputValue();
+      expect(key).toMatch(/^lc_live_[A-Za-z0-9]{8}_[A-Za-z0-9]{32}$/);
+      await page.getByRole("button", { name: "Copy" }).click();
+      await page.getByRole("button", { name: "Copied" }).waitFor();
+      expect(await page.evaluate("navigator.clipboard.readText()")).toBe(key);
+      await screenshot(page, "04-key-created");
+
+      expect((await search(key)).status).toBe(200);
+    });
+
+    it("lists the key with its last use and usage, revokes it, and the API answers 401", async () => {
+      await page.getByRole("link", { name: "Back to browser-app" }).click();
+      await onPage("browser-app");
+      const lookupId = key.split("_")[2]!;
+      const row = page.getByRole("row").filter({ hasText: lookupId });
+      const listed = await row.innerText();
+      expect(listed).toContain("e2e server");
+      expect(listed).not.toContain("never");
+      expect(await text("main")).toContain("This minute: 1 of 60 requests");
+      expect(await page.content()).not.toContain(key.split("_")[3]);
+      page.once("dialog", (dialog) => void dialog.accept());
+      await row.getByRole("button", { name: `Revoke key ${lookupId}` }).click();
+      await page
+        .getByRole("status")
+        .filter({ hasText: `Key ${lookupId} is revoked` })
+        .waitFor();
+      expect(await row.innerText()).toContain("Revoked");
+      await screenshot(page, "05-key-revoked");
+
+      const refused = await search(key);
+      expect(refused.status).toBe(401);
+      expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("unauthorized");
+
+      // Readable on a phone: nothing wider than the screen (tables scroll in their own box).
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.reload();
+      expect(
+        await page.evaluate("document.documentElement.scrollWidth - window.innerWidth"),
+      ).toBeLessThanOrEqual(0);
+      await screenshot(page, "06-project-phone");
+      await page.setViewportSize({ width: 1280, height: 900 });
+    });
+
+    it("shows the loaded codes on the public coverage page", async () => {
+      await page.goto("/coverage");
+      await onPage("What the corpus holds");
+      expect(await page.getByRole("note").innerText()).toContain(
+        "An empty result means the act is not loaded yet; it never means that no such law exists.",
+      );
+      const documents = page.locator("#documents + .table-scroll tbody tr");
+      expect(await documents.count()).toBe(4);
+      expect(await documents.filter({ hasText: "Code du travail" }).innerText()).toContain(
+        "@socialgouv/legi-data",
+      );
+      await screenshot(page, "07-coverage");
+    });
+
+    it("shows an editor the ingest runs and the change log", async () => {
+      await page.goto("/console/editor");
+      await onPage("That did not work");
+      const role = await runCli(["accounts", "role", email, "editor"], env());
+      expect(role.stdout).toContain(`${email} is now an editor`);
+      await page.goto("/console/editor");
+      await onPage("Ingest runs and changes");
+      expect(await page.getByRole("row").filter({ hasText: "succeeded" }).count()).toBeGreaterThan(0);
+      expect(await page.getByRole("progressbar").count()).toBeGreaterThan(0);
+      expect(await text("main")).toContain("Change log");
+      await screenshot(page, "08-editor");
+    });
+
+    it("signs out, refuses a wrong password, and signs back in", async () => {
+      await page.getByRole("button", { name: /Sign out/ }).click();
+      await onPage("Sign in");
+      await page.getByLabel("E-mail address").fill(email);
+      await page.getByLabel("Password").fill("not the password at all");
+      await page.getByRole("button", { name: "Sign in" }).click();
+      expect(await page.getByRole("alert").innerText()).toContain(
+        "The e-mail address or the password is wrong.",
+      );
+      await screenshot(page, "09-sign-in-refused");
+      await page.getByLabel("Password").fill("correct horse battery staple");
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await onPage("Your projects");
+      expect(await page.getByRole("link", { name: "browser-app" }).count()).toBe(1);
+    });
   });
 
   it("shuts down gracefully on SIGTERM, after which the CLI opens the store itself", async () => {

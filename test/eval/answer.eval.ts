@@ -8,6 +8,7 @@ import { ingestLegi } from "../../ingest/commands.ts";
 import { inProcessExecutor } from "../../ingest/runs/executors.ts";
 import { authenticate, createKey, createProject } from "../../services/access/keys.ts";
 import { UsageLimiter } from "../../services/access/rate-limits.ts";
+import { UsageMeter } from "../../services/access/usage-meter.ts";
 import { composeExtractive, type Source } from "../../services/answer/extractive.ts";
 import { answerQuestion, questionRarity } from "../../services/answer/service.ts";
 import type { AppContext } from "../../services/api/context.ts";
@@ -101,12 +102,13 @@ try {
     db,
     search: new PostgresSearchEngine(db),
     limiter: new UsageLimiter(null, undefined, "eval"),
+    usage: new UsageMeter(db, logger),
     keyHashSecret: config.KEY_HASH_SECRET!,
     runs: inProcessExecutor(db, config, logger),
     titles: new TitleClassifier(db, rulesLoader(config.DOMAIN_RULES)),
     synonyms: Synonyms.bundled(),
     logger,
-    coverageUrl: "http://eval/api/v1/coverage",
+    coverageUrl: "http://eval/coverage",
   };
 
   const texts = new Map<string, string>();

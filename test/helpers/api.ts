@@ -9,8 +9,9 @@ import { expect, inject } from "vitest";
 import { ingestCanonicalFile, ingestLegi } from "../../ingest/commands.ts";
 import { inProcessExecutor } from "../../ingest/runs/executors.ts";
 import { createKey, createProject, revokeKey } from "../../services/access/keys.ts";
-import { UsageLimiter } from "../../services/access/rate-limits.ts";
+import { type SignInLimits, UsageLimiter } from "../../services/access/rate-limits.ts";
 import type { Scope } from "../../services/access/scopes.ts";
+import { UsageMeter } from "../../services/access/usage-meter.ts";
 import { createApp } from "../../services/api/app.ts";
 import type { AppContext } from "../../services/api/context.ts";
 import { parseConfig, repoRoot } from "../../services/core/config.ts";
@@ -59,7 +60,7 @@ const KEYS: Array<[name: string, project: string, scopes?: Scope[], domains?: Do
 /** A real app on a real store (and Redis when asked), listening on a free port. */
 export async function startTestApi(
   kind: StoreKind,
-  options: { redis: boolean; label: string },
+  options: { redis: boolean; label: string; signInLimits?: SignInLimits },
 ): Promise<TestApi> {
   const store = await openTestStore(kind, options.label);
   const config = parseConfig({
@@ -76,13 +77,19 @@ export async function startTestApi(
     config,
     db: store.db,
     search: new PostgresSearchEngine(store.db),
-    limiter: new UsageLimiter(redis, undefined, `lc-test-${randomBytes(4).toString("hex")}`),
+    limiter: new UsageLimiter(
+      redis,
+      undefined,
+      `lc-test-${randomBytes(4).toString("hex")}`,
+      options.signInLimits,
+    ),
+    usage: new UsageMeter(store.db, pino({ level: "silent" })),
     keyHashSecret: config.KEY_HASH_SECRET!,
     runs: inProcessExecutor(store.db, config, pino({ level: "silent" })),
     titles: new TitleClassifier(store.db, rulesLoader(config.DOMAIN_RULES)),
     synonyms: Synonyms.bundled(),
     logger: pino({ level: "silent" }),
-    coverageUrl: `${PUBLIC_URL}/api/v1/coverage`,
+    coverageUrl: `${PUBLIC_URL}/coverage`,
   };
   await seedSmallCorpus(store, config);
   await createProject(store.db, "pro-app", "pro");
@@ -104,6 +111,7 @@ export async function startTestApi(
     keys,
     close: async () => {
       await new Promise((resolve) => server.close(resolve));
+      await ctx.usage.close();
       redis?.disconnect();
       await store.dispose();
     },
@@ -149,6 +157,6 @@ export function expectCommonHeaders(response: ApiResponse) {
   expect(response.headers.get("x-ratelimit-limit")).toMatch(/^\d+$/);
   expect(response.headers.get("x-ratelimit-remaining")).toMatch(/^\d+$/);
   expect(response.headers.get("x-request-id")).toBeTruthy();
-  expect(response.headers.get("x-coverage-url")).toBe(`${PUBLIC_URL}/api/v1/coverage`);
+  expect(response.headers.get("x-coverage-url")).toBe(`${PUBLIC_URL}/coverage`);
   expect(response.headers.get("access-control-allow-origin")).toBeNull();
 }

@@ -68,6 +68,7 @@ export function access(ctx: AppContext) {
       const plan = await plans(who.plan);
       res.locals.plan = plan;
       setLimitHeaders(res, await ctx.limiter.consumeProject(who.projectId, plan, cost));
+      ctx.usage.count(who.projectId, cost);
       if (!who.scopes.includes(scope)) {
         throw new AppError("forbidden", `This key lacks the ${scope} scope that this endpoint requires.`);
       }

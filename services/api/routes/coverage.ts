@@ -44,46 +44,46 @@ export const coverageResponseSchema = z
 export const COVERAGE_RULE =
   "An empty result means the act is not loaded yet; it never means that no such law exists. Only the documents listed here are loaded.";
 
-/** What is loaded, per document and per domain: what a client checks before saying "no such law". */
-/** What is loaded: the coverage route's and the MCP coverage resource's content. */
+/**
+ * What is loaded, per document and per domain, what a client checks before saying "no such law":
+ * the coverage route's and the MCP coverage resource's content.
+ */
 export async function coverageBody(
   ctx: AppContext,
   meta: Meta,
 ): Promise<z.infer<typeof coverageResponseSchema>> {
-  {
-    const stats = await corpusStats(ctx.db);
-    return {
-      data: {
-        rule: COVERAGE_RULE,
-        documents: stats.perDocument.map((d) => ({
-          id: d.publicId,
-          title: d.title,
-          kind: d.kind,
-          source: d.source,
-          snapshot: d.sourceVersion,
-          domains: d.domains as z.infer<typeof domainSchema>[],
-          provisions: d.provisions,
-          loaded_at: d.loadedAt,
-        })),
-        domains: DOMAINS.map((domain) => ({
-          domain,
-          provisions: stats.perDomain[domain] ?? 0,
-          documents: stats.documentsPerDomain[domain] ?? [],
-        })),
-        provisions: stats.provisions,
-        unclassified_provisions: stats.provisionsUnclassified,
-        last_ingest: stats.lastIngest
-          ? {
-              run_id: stats.lastIngest.runId,
-              source: stats.lastIngest.source,
-              snapshot: stats.lastIngest.sourceVersion,
-              finished_at: stats.lastIngest.finishedAt,
-            }
-          : null,
-      },
-      meta,
-    };
-  }
+  const stats = await corpusStats(ctx.db);
+  return {
+    data: {
+      rule: COVERAGE_RULE,
+      documents: stats.perDocument.map((d) => ({
+        id: d.publicId,
+        title: d.title,
+        kind: d.kind,
+        source: d.source,
+        snapshot: d.sourceVersion,
+        domains: d.domains as z.infer<typeof domainSchema>[],
+        provisions: d.provisions,
+        loaded_at: d.loadedAt,
+      })),
+      domains: DOMAINS.map((domain) => ({
+        domain,
+        provisions: stats.perDomain[domain] ?? 0,
+        documents: stats.documentsPerDomain[domain] ?? [],
+      })),
+      provisions: stats.provisions,
+      unclassified_provisions: stats.provisionsUnclassified,
+      last_ingest: stats.lastIngest
+        ? {
+            run_id: stats.lastIngest.runId,
+            source: stats.lastIngest.source,
+            snapshot: stats.lastIngest.sourceVersion,
+            finished_at: stats.lastIngest.finishedAt,
+          }
+        : null,
+    },
+    meta,
+  };
 }
 
 export function coverageRouter(ctx: AppContext, guard: ReturnType<typeof access>): Router {
