@@ -121,7 +121,10 @@ export const searchQuerySchema = z
       .meta({ description: "Results to skip (pagination)." }),
     domains: domainsParam,
     document: documentParam,
-    in_force: booleanParam(true, "Only provisions in force on as_of."),
+    in_force: booleanParam(
+      true,
+      "Only provisions in force on as_of. false: every provision, those in force on as_of ranked first among equals.",
+    ),
     as_of: isoDateParam.optional().meta({ description: "The day in_force refers to (default: today)." }),
   })
   .strict();

@@ -1,5 +1,5 @@
 import { articleNumberKey } from "./citations.ts";
-import type { SearchHit, SearchQuery, SearchResult } from "./engine.ts";
+import { OUT_OF_FORCE_WEIGHT, type SearchHit, type SearchQuery, type SearchResult } from "./engine.ts";
 import type { ProvisionIndexDocument } from "./index-document.ts";
 import { MINIMUM_SHOULD_MATCH, queryTerms } from "./query-text.ts";
 import type { Synonyms } from "./synonyms.ts";
@@ -88,28 +88,49 @@ function filters(query: SearchQuery): object[] {
     );
   }
   if (query.document) filter.push({ term: { document_id: query.document } });
-  if (query.inForce) {
-    filter.push(
-      { bool: { must_not: { term: { status: "repealed" } } } },
-      {
-        bool: {
-          should: [
-            { bool: { must_not: { exists: { field: "effective_from" } } } },
-            { range: { effective_from: { lte: query.asOf } } },
-          ],
-        },
-      },
-      {
-        bool: {
-          should: [
-            { bool: { must_not: { exists: { field: "effective_to" } } } },
-            { range: { effective_to: { gt: query.asOf } } },
-          ],
-        },
-      },
-    );
-  }
+  if (query.inForce) filter.push(...inForceOn(query.asOf));
   return filter;
+}
+
+/** In force on a day: not repealed, started, not ended. */
+function inForceOn(asOf: string): object[] {
+  return [
+    { bool: { must_not: { term: { status: "repealed" } } } },
+    {
+      bool: {
+        should: [
+          { bool: { must_not: { exists: { field: "effective_from" } } } },
+          { range: { effective_from: { lte: asOf } } },
+        ],
+      },
+    },
+    {
+      bool: {
+        should: [
+          { bool: { must_not: { exists: { field: "effective_to" } } } },
+          { range: { effective_to: { gt: asOf } } },
+        ],
+      },
+    },
+  ];
+}
+
+/** Asked for every provision, those not in force on the day weigh OUT_OF_FORCE_WEIGHT of their score. */
+function preferInForce(query: SearchQuery, scored: object): object {
+  if (query.inForce) return scored;
+  return {
+    function_score: {
+      query: scored,
+      functions: [
+        {
+          filter: { bool: { must_not: { bool: { filter: inForceOn(query.asOf) } } } },
+          weight: OUT_OF_FORCE_WEIGHT,
+        },
+      ],
+      score_mode: "multiply",
+      boost_mode: "multiply",
+    },
+  };
 }
 
 const TEXT_FIELDS = ["text", "section_path^2", "document_title"];
@@ -159,7 +180,7 @@ export function searchBody(query: SearchQuery, synonyms: Synonyms) {
     size: query.limit,
     track_total_hits: true,
     _source: { excludes: ["text", "content_hash"] },
-    query: {
+    query: preferInForce(query, {
       bool: {
         must: [
           {
@@ -184,7 +205,7 @@ export function searchBody(query: SearchQuery, synonyms: Synonyms) {
         should: proximityClauses(terms.map(([word]) => word!)),
         filter: filters(query),
       },
-    },
+    }),
     sort: [{ _score: "desc" }, { public_id: "asc" }],
     highlight: {
       pre_tags: ["<mark>"],

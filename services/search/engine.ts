@@ -4,6 +4,13 @@ import type { Domain } from "../core/domains.ts";
  * One interface for every search engine: Postgres full-text search (embedded default), and the
  * Elasticsearch and OpenSearch engines for scale. The API depends on this and nothing below it.
  */
+/**
+ * With `inForce: false`, a provision not in force on `asOf` (repealed, or not yet in force) weighs
+ * this share of its score on every engine, so the law in force comes first among equals and an
+ * old text still comes first when it alone matches well.
+ */
+export const OUT_OF_FORCE_WEIGHT = 0.5;
+
 export interface SearchQuery {
   /** Free text as the user typed it. */
   q: string;

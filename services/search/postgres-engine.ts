@@ -1,7 +1,13 @@
 import type { Domain } from "../core/domains.ts";
 import type { Database } from "../store/database.ts";
 import { articleNumberKey } from "./citations.ts";
-import type { SearchEngine, SearchHit, SearchQuery, SearchResult } from "./engine.ts";
+import {
+  OUT_OF_FORCE_WEIGHT,
+  type SearchEngine,
+  type SearchHit,
+  type SearchQuery,
+  type SearchResult,
+} from "./engine.ts";
 import { MINIMUM_SHOULD_MATCH_PERCENT, queryTerms } from "./query-text.ts";
 import { Synonyms } from "./synonyms.ts";
 
@@ -14,12 +20,21 @@ const HEADLINE_OPTIONS =
   'StartSel=<mark>, StopSel=</mark>, MaxWords=35, MinWords=15, MaxFragments=2, FragmentDelimiter=" … "';
 
 /** Parameters $2–$5: domains, document, in force only, as of. */
+/** In force on the day asked ($5). */
+const IN_FORCE = `(p.status <> 'repealed'
+    AND (p.effective_from IS NULL OR p.effective_from <= $5::date)
+    AND (p.effective_to IS NULL OR p.effective_to > $5::date))`;
+
 const FILTERS = `AND ($2::text[] IS NULL OR p.domains && $2::text[]
     OR (cardinality(p.domains) = 0 AND d.public_id = ANY($8::text[])))
   AND ($3::text IS NULL OR d.public_id = $3)
-  AND (NOT $4::boolean OR (p.status <> 'repealed'
-    AND (p.effective_from IS NULL OR p.effective_from <= $5::date)
-    AND (p.effective_to IS NULL OR p.effective_to > $5::date)))`;
+  AND (NOT $4::boolean OR ${IN_FORCE})`;
+
+/**
+ * Asked for every provision (`in_force=false`), those in force on the day rank first among equals:
+ * a repealed or future text weighs OUT_OF_FORCE_WEIGHT of its score (engine.ts).
+ */
+const IN_FORCE_PREFERENCE = `CASE WHEN ${IN_FORCE} THEN 1 ELSE ${OUT_OF_FORCE_WEIGHT} END`;
 
 interface Row {
   public_id: string;
@@ -111,7 +126,7 @@ export class PostgresSearchEngine implements SearchEngine {
       `WITH ${QUERY},
        page AS (
          SELECT p.id, coalesce(ts_rank_cd(p.search_vector, q.query, ${query.match === "any" ? RANK_ANY : RANK_ALL}), 0)
-                  * coalesce(${RARITY_SHARE}, 1) + ${NUMBER_BONUS} AS score,
+                  * coalesce(${RARITY_SHARE}, 1) * ${IN_FORCE_PREFERENCE} + ${NUMBER_BONUS} AS score,
                 count(*) OVER () AS total
          FROM provisions p JOIN documents d ON d.id = p.document_id, q, rarity
          WHERE p.present_in_source AND ${MATCHES}

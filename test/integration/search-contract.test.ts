@@ -241,6 +241,15 @@ describe.each(ENGINE_KINDS)("search contract: %s", (kind) => {
     expect(await ids({ inForce: false })).toEqual(["loi-datee/1", "loi-datee/2", "loi-datee/3"]);
   });
 
+  it("asked for every provision, ranks what is in force on the day first", async () => {
+    // The repealed text is the shortest match, so it leads on words alone.
+    const first = async (asOf: string) =>
+      (await engine.search(query("redevance fiscale", { inForce: false, asOf }))).hits.map((h) => h.publicId);
+    expect((await first("2026-06-01"))[0]).toBe("loi-datee/2");
+    expect((await first("2021-06-01"))[0]).toBe("loi-datee/1");
+    expect((await first("2031-01-01")).slice(0, 2).sort()).toEqual(["loi-datee/2", "loi-datee/3"]);
+  });
+
   it("paginates consistently", async () => {
     const all = await engine.search(query("salarié", { limit: 4 }));
     expect(all.total).toBeGreaterThanOrEqual(3);
