@@ -8,8 +8,9 @@ import type {
   CanonicalVersion,
 } from "../../model.ts";
 import { legiDate } from "./dates.ts";
+import { RawReader } from "./raw.ts";
 import { provisionStatus, repealDate, versionStatus } from "./status.ts";
-import type { LegiArticle, LegiCode, LegiIndexEntry, LegiLink, LegiSection } from "./types.ts";
+import type { LegiCode, LegiIndexEntry } from "./types.ts";
 
 export interface LegiAdapterResult {
   document: CanonicalDocumentInput;
@@ -21,27 +22,23 @@ export interface LegiAdapterResult {
 }
 
 const collapse = (value: string) => value.replace(/\s+/g, " ").trim();
-const orNull = (value: string | null | undefined) => (value ? value : null);
 
-function requireString(value: unknown, file: string, field: string): string {
-  if (typeof value !== "string" || value.trim() === "") {
-    throw new InputError(file, field, "missing or empty");
-  }
-  return value;
-}
-
-function toLink(link: LegiLink): CanonicalLink {
+/** An amending-act link; undefined for the links LEGI lists without an act. */
+function toLink(raw: RawReader, value: unknown, at: string): CanonicalLink | undefined {
+  const link = raw.object(value, at);
+  const actId = raw.text(link.textCid, `${at}.textCid`);
+  if (!actId) return undefined;
   return {
-    actId: link.textCid,
-    actTitle: orNull(link.textTitle),
-    actKind: orNull(link.natureText),
-    relation: link.linkType,
+    actId,
+    actTitle: raw.text(link.textTitle, `${at}.textTitle`),
+    actKind: raw.text(link.natureText, `${at}.natureText`),
+    relation: raw.requiredText(link.linkType, `${at}.linkType`),
     direction: link.linkOrientation === "cible" ? "amended_by" : "amends",
-    actArticleId: orNull(link.articleId),
-    actArticleNumber: orNull(link.articleNum),
-    publishedOn: legiDate(link.datePubliTexte),
-    signedOn: legiDate(link.dateSignaTexte),
-    effectiveOn: legiDate(link.dateDebutCible),
+    actArticleId: raw.text(link.articleId, `${at}.articleId`),
+    actArticleNumber: raw.text(link.articleNum, `${at}.articleNum`),
+    publishedOn: raw.date(link.datePubliTexte, `${at}.datePubliTexte`),
+    signedOn: raw.date(link.dateSignaTexte, `${at}.dateSignaTexte`),
+    effectiveOn: raw.date(link.dateDebutCible, `${at}.dateDebutCible`),
   };
 }
 
@@ -55,33 +52,40 @@ export function adaptLegiCode(
   snapshot: string | null,
   index?: LegiIndexEntry,
 ): LegiAdapterResult {
-  if (code?.type !== "code" || !code.data)
+  const raw = new RawReader(file);
+  if ((code as { type?: unknown } | null)?.type !== "code")
     throw new InputError(file, "type", 'expected a LEGI code (type "code")');
-  const documentId = requireString(code.data.id ?? code.data.cid, file, "data.id");
-  const title = collapse(requireString(code.data.title, file, "data.title"));
-  const asOf = legiDate(code.data.dateModif) ?? legiDate(code.data.dateDebutVersion) ?? "1970-01-01";
+  const data = raw.object(code.data, "data");
+  const documentId = raw.requiredText(data.id ?? data.cid, "data.id");
+  const title = collapse(raw.requiredText(data.title, "data.title"));
+  const asOf =
+    raw.date(data.dateModif, "data.dateModif") ??
+    raw.date(data.dateDebutVersion, "data.dateDebutVersion") ??
+    "1970-01-01";
 
   const sections: CanonicalSection[] = [];
   const provisions: CanonicalProvision[] = [];
   const seen = new Map<string, string>();
   const duplicatesDropped: string[] = [];
 
-  const visit = (nodes: Array<LegiSection | LegiArticle>, parentId: string | null, path: string) => {
-    nodes.forEach((node, i) => {
+  const visit = (nodes: unknown[], parentId: string | null, path: string) => {
+    nodes.forEach((value, i) => {
       const at = `${path}[${i}]`;
+      const node = raw.object(value, at);
       if (node.type === "section") {
-        const id = requireString(node.data?.id, file, `${at}.data.id`);
+        const section = raw.object(node.data, `${at}.data`);
+        const id = raw.requiredText(section.id, `${at}.data.id`);
         sections.push({
           id,
           parentId,
-          title: collapse(node.data.title ?? "") || "(untitled)",
-          status: orNull(node.data.etat),
-          effectiveFrom: legiDate(node.data.dateDebut),
-          effectiveTo: legiDate(node.data.dateFin),
+          title: collapse(raw.text(section.title, `${at}.data.title`) ?? "") || "(untitled)",
+          status: raw.text(section.etat, `${at}.data.etat`),
+          effectiveFrom: raw.date(section.dateDebut, `${at}.data.dateDebut`),
+          effectiveTo: raw.date(section.dateFin, `${at}.data.dateFin`),
         });
-        visit(node.children ?? [], id, `${at}.children`);
+        visit(raw.list(node.children, `${at}.children`), id, `${at}.children`);
       } else if (node.type === "article") {
-        const provision = adaptArticle(node, file, at, parentId, asOf);
+        const provision = adaptArticle(raw, node, at, parentId, asOf);
         // LEGI sometimes files the same article under two sections; the content decides.
         const { sectionId: _placement, ...content } = provision;
         const fingerprint = JSON.stringify(content);
@@ -99,15 +103,11 @@ export function adaptLegiCode(
           );
         }
       } else {
-        throw new InputError(
-          file,
-          `${at}.type`,
-          `unknown node type ${JSON.stringify((node as { type?: unknown }).type)}`,
-        );
+        raw.fail(`${at}.type`, `unknown node type ${JSON.stringify(node.type)}`);
       }
     });
   };
-  visit(code.children ?? [], null, "children");
+  visit(raw.list(code.children, "children"), null, "children");
 
   return {
     duplicatesDropped,
@@ -118,15 +118,15 @@ export function adaptLegiCode(
       title,
       jurisdiction: "FR",
       status: provisionStatus(
-        index?.etat ?? code.data.etat,
+        index?.etat ?? raw.text(data.etat, "data.etat"),
         legiDate(index?.date_debut),
         legiDate(index?.date_fin),
         asOf,
       ),
-      sourceStatus: orNull(code.data.etat),
+      sourceStatus: raw.text(data.etat, "data.etat"),
       effectiveFrom: legiDate(index?.date_debut),
       effectiveTo: legiDate(index?.date_fin),
-      modifiedOn: legiDate(code.data.dateModif),
+      modifiedOn: raw.date(data.dateModif, "data.dateModif"),
       sections,
       provisions,
     },
@@ -134,46 +134,53 @@ export function adaptLegiCode(
 }
 
 function adaptArticle(
-  node: LegiArticle,
-  file: string,
+  raw: RawReader,
+  node: Record<string, unknown>,
   at: string,
   sectionId: string | null,
   asOf: string,
 ): CanonicalProvision {
-  const a = node.data;
-  if (!a) throw new InputError(file, `${at}.data`, "missing");
-  const versionId = requireString(a.id, file, `${at}.data.id`);
-  const sourceId = requireString(a.cid ?? a.id, file, `${at}.data.cid`);
-  const number = collapse(requireString(a.num, file, `${at}.data.num`));
-  const text = requireString(a.texte, file, `${at}.data.texte`);
-  const effectiveFrom = legiDate(a.dateDebut);
-  const effectiveTo = legiDate(a.dateFin);
+  const a = raw.object(node.data, `${at}.data`);
+  const versionId = raw.requiredText(a.id, `${at}.data.id`);
+  const sourceId = raw.requiredText(a.cid ?? a.id, `${at}.data.cid`);
+  const number = collapse(raw.requiredText(a.num, `${at}.data.num`));
+  const text = raw.requiredText(a.texte, `${at}.data.texte`);
+  const etat = raw.text(a.etat, `${at}.data.etat`);
+  const effectiveFrom = raw.date(a.dateDebut, `${at}.data.dateDebut`);
+  const effectiveTo = raw.date(a.dateFin, `${at}.data.dateFin`);
 
-  const starts = new Set([...(a.articleVersions ?? []).map((v) => legiDate(v.dateDebut)), effectiveFrom]);
-  const versions: CanonicalVersion[] = (a.articleVersions ?? []).map((v, j) => {
-    const from = legiDate(v.dateDebut);
-    const to = legiDate(v.dateFin);
+  const rawVersions = raw.list(a.articleVersions, `${at}.data.articleVersions`).map((value, j) => {
+    const where = `${at}.data.articleVersions[${j}]`;
+    const v = raw.object(value, where);
     return {
-      versionId: requireString(v.id, file, `${at}.data.articleVersions[${j}].id`),
-      label: orNull(v.version),
-      status: versionStatus(orNull(v.etat), from, to, asOf),
-      sourceStatus: orNull(v.etat),
-      effectiveFrom: from,
-      effectiveTo: to,
-      text: v.id === versionId ? text : null,
-      repealedOn: repealDate(orNull(v.etat), to, starts.has(to)),
+      id: raw.requiredText(v.id, `${where}.id`),
+      label: raw.text(v.version, `${where}.version`),
+      etat: raw.text(v.etat, `${where}.etat`),
+      from: raw.date(v.dateDebut, `${where}.dateDebut`),
+      to: raw.date(v.dateFin, `${where}.dateFin`),
     };
   });
+  const starts = new Set([...rawVersions.map((v) => v.from), effectiveFrom]);
+  const versions: CanonicalVersion[] = rawVersions.map((v) => ({
+    versionId: v.id,
+    label: v.label,
+    status: versionStatus(v.etat, v.from, v.to, asOf),
+    sourceStatus: v.etat,
+    effectiveFrom: v.from,
+    effectiveTo: v.to,
+    text: v.id === versionId ? text : null,
+    repealedOn: repealDate(v.etat, v.to, starts.has(v.to)),
+  }));
   if (!versions.some((v) => v.versionId === versionId)) {
     versions.push({
       versionId,
       label: null,
-      status: versionStatus(orNull(a.etat), effectiveFrom, effectiveTo, asOf),
-      sourceStatus: orNull(a.etat),
+      status: versionStatus(etat, effectiveFrom, effectiveTo, asOf),
+      sourceStatus: etat,
       effectiveFrom,
       effectiveTo,
       text,
-      repealedOn: repealDate(orNull(a.etat), effectiveTo, starts.has(effectiveTo)),
+      repealedOn: repealDate(etat, effectiveTo, starts.has(effectiveTo)),
     });
   }
 
@@ -182,14 +189,16 @@ function adaptArticle(
     versionId,
     number,
     text,
-    html: orNull(a.texteHtml),
-    notes: orNull(a.nota),
-    status: provisionStatus(orNull(a.etat), effectiveFrom, effectiveTo, asOf),
-    sourceStatus: orNull(a.etat),
+    html: raw.text(a.texteHtml, `${at}.data.texteHtml`),
+    notes: raw.text(a.nota, `${at}.data.nota`),
+    status: provisionStatus(etat, effectiveFrom, effectiveTo, asOf),
+    sourceStatus: etat,
     effectiveFrom,
     effectiveTo,
     sectionId,
     versions,
-    links: (a.lienModifications ?? []).filter((link) => link?.textCid).map(toLink),
+    links: raw
+      .list(a.lienModifications, `${at}.data.lienModifications`)
+      .flatMap((link, k) => toLink(raw, link, `${at}.data.lienModifications[${k}]`) ?? []),
   };
 }
