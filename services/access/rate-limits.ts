@@ -51,8 +51,17 @@ export class UsageLimiter {
     private readonly onRedisError: (error: Error) => void = () => undefined,
     /** Prefix of every Redis key, so deployments (and tests) sharing a Redis never share counters. */
     readonly namespace = "lc",
-    private readonly signIn: SignInLimits = SIGN_IN_LIMITS,
+    /** Limits other than the plans'; tests raise them to reach what lies behind. */
+    private readonly limits: { signIn?: SignInLimits; anonymousPerMinute?: number } = {},
   ) {}
+
+  private get signIn(): SignInLimits {
+    return this.limits.signIn ?? SIGN_IN_LIMITS;
+  }
+
+  private get anonymousPerMinute(): number {
+    return this.limits.anonymousPerMinute ?? ANONYMOUS_PER_MINUTE;
+  }
 
   get backend(): "redis" | "memory" {
     return this.redis ? "redis" : "memory";
@@ -207,10 +216,10 @@ export class UsageLimiter {
   }
 
   async consumeAnonymous(address: string): Promise<UsageDecision> {
-    const result = await this.take(this.limiter("rl:anon", ANONYMOUS_PER_MINUTE, 60), address, 1);
+    const result = await this.take(this.limiter("rl:anon", this.anonymousPerMinute, 60), address, 1);
     return {
       allowed: !result.rejected,
-      limit: ANONYMOUS_PER_MINUTE,
+      limit: this.anonymousPerMinute,
       remaining: Math.max(0, result.remainingPoints),
       ...(result.rejected ? { retryAfterSeconds: Math.max(1, Math.ceil(result.msBeforeNext / 1000)) } : {}),
     };

@@ -22,7 +22,6 @@ import { provisionsRouter } from "./routes/provisions.ts";
 import { searchRouter } from "./routes/search.ts";
 
 export const MAX_URL_LENGTH = 4096;
-export const MAX_BODY_BYTES = 64 * 1024;
 
 /** Paths of the API and the methods they accept, for 405 answers. */
 const ROUTES: Array<[RegExp, string[]]> = [
@@ -42,13 +41,19 @@ const methodGuard: RequestHandler = (req, _res, next) => {
   );
 };
 
-const urlLengthGuard: RequestHandler = (req, _res, next) => {
-  next(
-    req.originalUrl.length > MAX_URL_LENGTH
-      ? new AppError("invalid_request", `query: the URL is longer than ${MAX_URL_LENGTH} characters`, "query")
-      : undefined,
-  );
-};
+/** An over-long URL is refused before anything reads it, counted against the client's address. */
+const urlLengthGuard =
+  (anonymous: RequestHandler): RequestHandler =>
+  (req, res, next) => {
+    if (req.originalUrl.length <= MAX_URL_LENGTH) return next();
+    const tooLong = new AppError(
+      "invalid_request",
+      `query: the URL is longer than ${MAX_URL_LENGTH} characters`,
+      "query",
+    );
+    // The limiter sets the headers, or refuses with 429 when the address is over its limit.
+    Promise.resolve(anonymous(req, res, (error?: unknown) => next(error ?? tooLong))).catch(next);
+  };
 
 /**
  * Requests still being handled, for graceful shutdown: a handler may still be running after its
@@ -101,10 +106,10 @@ export function createApp(ctx: AppContext, inFlight = new InFlight()): express.E
       contentSecurityPolicy: { directives: { upgradeInsecureRequests: https ? [] : null } },
     }),
   );
-  app.use(urlLengthGuard);
+  const anonymous = anonymousLimit(ctx);
+  app.use(urlLengthGuard(anonymous));
   app.use(healthRouter(ctx));
 
-  const anonymous = anonymousLimit(ctx);
   const openApi = buildOpenApiDocument();
   app.get("/api/v1/openapi.json", anonymous, (_req, res) => {
     res.json(openApi);
@@ -122,7 +127,6 @@ export function createApp(ctx: AppContext, inFlight = new InFlight()): express.E
   app.use(mcpRouter(ctx, guard));
   const api = Router();
   api.use(adminRouter(ctx, guard));
-  api.use(express.json({ limit: MAX_BODY_BYTES }));
   api.use(searchRouter(ctx, guard));
   api.use(answerRouter(ctx, guard));
   api.use(domainsRouter(ctx, guard));

@@ -60,7 +60,11 @@ const KEYS: Array<[name: string, project: string, scopes?: Scope[], domains?: Do
 /** A real app on a real store (and Redis when asked), listening on a free port. */
 export async function startTestApi(
   kind: StoreKind,
-  options: { redis: boolean; label: string; signInLimits?: SignInLimits },
+  options: {
+    redis: boolean;
+    label: string;
+    limits?: { signIn?: SignInLimits; anonymousPerMinute?: number };
+  },
 ): Promise<TestApi> {
   const store = await openTestStore(kind, options.label);
   const config = parseConfig({
@@ -77,12 +81,7 @@ export async function startTestApi(
     config,
     db: store.db,
     search: new PostgresSearchEngine(store.db),
-    limiter: new UsageLimiter(
-      redis,
-      undefined,
-      `lc-test-${randomBytes(4).toString("hex")}`,
-      options.signInLimits,
-    ),
+    limiter: new UsageLimiter(redis, undefined, `lc-test-${randomBytes(4).toString("hex")}`, options.limits),
     usage: new UsageMeter(store.db, pino({ level: "silent" })),
     keyHashSecret: config.KEY_HASH_SECRET!,
     runs: inProcessExecutor(store.db, config, pino({ level: "silent" })),

@@ -81,5 +81,8 @@ describe("admin: ingest runs over HTTP (embedded: the server runs them)", () => 
       "forbidden",
     );
     expect((await call(api, "/api/v1/admin/ingest-runs/99999", { key: editor })).status).toBe(404);
+    // Not a Postgres integer: no such run either, never a 500 (found by fuzzing).
+    for (const id of ["9007199254740993", "1e3", "-1", "0"])
+      expect((await call(api, `/api/v1/admin/ingest-runs/${id}`, { key: editor })).status).toBe(404);
   });
 });

@@ -21,7 +21,7 @@ describe("console (server Postgres, Redis)", () => {
     api = await startTestApi("postgres", {
       redis: true,
       label: "console",
-      signInLimits: { ...SIGN_IN_LIMITS, address: 1000 },
+      limits: { signIn: { ...SIGN_IN_LIMITS, address: 1000 } },
     });
   });
   afterAll(async () => api?.close());
@@ -258,8 +258,7 @@ describe("console (server Postgres, Redis)", () => {
   it("limits sign-ups and failed sign-ins per client address", async () => {
     const limiter = api.ctx.limiter;
     api.ctx.limiter = new UsageLimiter(api.redis, undefined, `lc-test-${randomBytes(4).toString("hex")}`, {
-      ...SIGN_IN_LIMITS,
-      address: 3,
+      signIn: { ...SIGN_IN_LIMITS, address: 3 },
     });
     try {
       const client = new ConsoleClient(api.baseUrl);

@@ -59,6 +59,8 @@ export function presentRun(run: IngestRun): z.infer<typeof ingestRunSchema> {
   };
 }
 
+const MAX_INTEGER = 2 ** 31 - 1;
+
 /** Corpus editors submit ingest runs and follow them (scope `ingest:write`). */
 export function adminRouter(ctx: AppContext, guard: ReturnType<typeof access>): Router {
   const write = guard("ingest:write");
@@ -88,8 +90,9 @@ export function adminRouter(ctx: AppContext, guard: ReturnType<typeof access>): 
       res.json({ data: runs.map(presentRun), meta: meta(res) });
     })
     .get("/admin/ingest-runs/:id", write, async (req, res) => {
-      const id = Number(req.params.id);
-      const run = Number.isInteger(id) ? await findIngestRun(ctx.db, id) : undefined;
+      // Run ids are Postgres integers: anything else ("1e3", 2^53) names no run.
+      const id = /^\d{1,10}$/.test(String(req.params.id)) ? Number(req.params.id) : 0;
+      const run = id >= 1 && id <= MAX_INTEGER ? await findIngestRun(ctx.db, id) : undefined;
       if (!run) throw new AppError("not_found", `No ingest run ${req.params.id}.`);
       res.json({ data: presentRun(run), meta: meta(res) });
     });

@@ -1,4 +1,4 @@
-import { Router } from "express";
+import express, { Router } from "express";
 import { z } from "zod";
 import type { Principal } from "../../access/keys.ts";
 import { answerQuestion, ensurePlanAllowsAnswers, INSUFFICIENT_NOTE } from "../../answer/service.ts";
@@ -18,6 +18,9 @@ import { filterSchema, isoDateParam, metaSchema } from "../schemas.ts";
 
 export const MAX_QUESTION_CHARS = 1000;
 export const MAX_ANSWER_SOURCES = 10;
+/** The largest answer request body: a question and a few options. */
+export const MAX_BODY_BYTES = 64 * 1024;
+
 /** An answer runs two searches and composes: it counts as this many requests against the rate limit. */
 export const ANSWER_COST = 5;
 
@@ -160,6 +163,9 @@ export function answerRouter(ctx: AppContext, guard: ReturnType<typeof access>):
       ensurePlanAllowsAnswers(res.locals.plan as PlanRow);
       next();
     },
+    // The body is read after the key: a refused request never costs a parse, and every answer,
+    // a malformed body's included, carries the rate-limit headers.
+    express.json({ limit: MAX_BODY_BYTES }),
     validate("body", answerRequestSchema),
     async (_req, res) => {
       res.json(

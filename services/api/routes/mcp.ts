@@ -104,7 +104,8 @@ export function mcpRouter(ctx: AppContext, guard: ReturnType<typeof access>): Ro
     next(new MethodNotAllowed(req.method, req.path, ["POST"]));
   };
   const router = Router();
-  router.post(MCP_PATHS, express.json({ limit: MAX_MCP_BODY_BYTES }), guard("corpus:read"), handle);
+  // The key first: a malformed body still gets the rate-limit headers, and no parse without a key.
+  router.post(MCP_PATHS, guard("corpus:read"), express.json({ limit: MAX_MCP_BODY_BYTES }), handle);
   router.all(MCP_PATHS, onlyPost);
   router.use(MCP_PATHS, jsonRpcErrors(ctx));
   return router;
