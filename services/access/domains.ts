@@ -32,3 +32,18 @@ export function authorizeDomains(who: Principal, requested: Domain[] | undefined
 export function mayUse(who: Principal, domain: Domain): boolean {
   return who.domains === null || who.domains.includes(domain);
 }
+
+/**
+ * Reading one provision (or a provision's versions) by id with a key limited to some fields of law:
+ * allowed when the provision is classified under one of them, 403 otherwise (an unclassified
+ * provision cannot be shown to be inside them).
+ */
+export function ensureMayRead(who: Principal, domains: readonly string[], what: string): void {
+  if (who.domains === null || domains.some((d) => who.domains!.includes(d as Domain))) return;
+  throw new AppError(
+    "forbidden",
+    `This key is limited to ${who.domains.join(", ")}; ${what} is ${
+      domains.length ? `classified under ${domains.join(", ")}` : "not classified in any field of law"
+    }.`,
+  );
+}

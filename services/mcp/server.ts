@@ -114,7 +114,10 @@ function registerResources(server: McpServer, env: ToolEnv) {
       mimeType: "application/json",
     },
     async (uri, { id }) =>
-      json(uri.href, await documentBody(env.ctx, String(id), { limit: 20, offset: 0, toc: true }, env.meta)),
+      json(
+        uri.href,
+        await documentBody(env.ctx, env.who, String(id), { limit: 20, offset: 0, toc: true }, env.meta),
+      ),
   );
   server.registerResource(
     "provision",
@@ -125,7 +128,7 @@ function registerResources(server: McpServer, env: ToolEnv) {
       mimeType: "application/json",
     },
     async (uri, { document, number }) =>
-      json(uri.href, await provisionBody(env.ctx, `${document}/${number}`, undefined, env.meta)),
+      json(uri.href, await provisionBody(env.ctx, env.who, `${document}/${number}`, undefined, env.meta)),
   );
 }
 

@@ -210,13 +210,14 @@ export async function listSections(db: Database, documentId: number): Promise<Se
 export async function listDocumentProvisions(
   db: Database,
   documentId: number,
-  page: { limit: number; offset: number; sectionIds: string[] | null },
+  page: { limit: number; offset: number; sectionIds: string[] | null; domains: string[] | null },
 ): Promise<ProvisionRecord[]> {
   const { rows } = await db.query(
     `${PROVISION_SELECT} WHERE p.document_id = $1 AND p.present_in_source
        AND ($4::text[] IS NULL OR p.section_source_id = ANY($4::text[]))
+       AND ($5::text[] IS NULL OR p.domains && $5::text[])
      ORDER BY p.position LIMIT $2 OFFSET $3`,
-    [documentId, page.limit, page.offset, page.sectionIds],
+    [documentId, page.limit, page.offset, page.sectionIds, page.domains],
   );
   return rows.map(toProvision);
 }
@@ -225,11 +226,13 @@ export async function countDocumentProvisions(
   db: Database,
   documentId: number,
   sectionIds: string[] | null,
+  domains: string[] | null = null,
 ): Promise<number> {
   const { rows } = await db.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM provisions p WHERE p.document_id = $1 AND p.present_in_source
-       AND ($2::text[] IS NULL OR p.section_source_id = ANY($2::text[]))`,
-    [documentId, sectionIds],
+       AND ($2::text[] IS NULL OR p.section_source_id = ANY($2::text[]))
+       AND ($3::text[] IS NULL OR p.domains && $3::text[])`,
+    [documentId, sectionIds, domains],
   );
   return rows[0]?.n ?? 0;
 }

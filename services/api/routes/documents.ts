@@ -1,5 +1,6 @@
 import { type Response, Router } from "express";
 import { z } from "zod";
+import type { Principal } from "../../access/keys.ts";
 import { domainSchema } from "../../core/domains.ts";
 import { AppError } from "../../core/errors.ts";
 import {
@@ -11,10 +12,10 @@ import {
 } from "../../store/corpus-queries.ts";
 import type { AppContext } from "../context.ts";
 import { type Meta, meta } from "../envelope.ts";
-import type { access } from "../middleware/access.ts";
+import { type access, principal } from "../middleware/access.ts";
 import { parsed, validate } from "../middleware/validate.ts";
-import { provisionUrl } from "../presenters/search.ts";
-import { booleanParam, metaSchema, paginationSchema } from "../schemas.ts";
+import { filterBlock, provisionUrl } from "../presenters/search.ts";
+import { booleanParam, filterSchema, metaSchema, paginationSchema } from "../schemas.ts";
 
 export const MAX_DOCUMENT_PAGE = 200;
 
@@ -83,6 +84,9 @@ export const documentResponseSchema = z
       ),
     }),
     pagination: paginationSchema,
+    filter: filterSchema.optional().meta({
+      description: "Present for a key limited to some fields of law: only its provisions in them are listed.",
+    }),
     meta: metaSchema,
   })
   .meta({ id: "DocumentResponse" });
@@ -107,6 +111,7 @@ function subtree(sections: SectionRecord[], rootId: string): string[] {
 /** A document and a page of its provisions, for the HTTP route and the MCP tool alike. */
 export async function documentBody(
   ctx: AppContext,
+  who: Principal,
   id: string,
   query: z.output<typeof documentQuerySchema>,
   meta: Meta,
@@ -117,6 +122,14 @@ export async function documentBody(
       "not_found",
       `No published document with id ${id}. It may not be loaded yet: see the coverage.`,
     );
+  // A key limited to some fields of law reads the document's provisions in them, if it has any.
+  const domains = who.domains;
+  if (domains && (await countDocumentProvisions(ctx.db, doc.id, null, domains)) === 0) {
+    throw new AppError(
+      "forbidden",
+      `This key is limited to ${domains.join(", ")}; document ${doc.publicId} has no provision in them.`,
+    );
+  }
   const sections = await listSections(ctx.db, doc.id);
   if (query.section && !sections.some((s) => s.sourceId === query.section)) {
     throw new AppError(
@@ -130,8 +143,12 @@ export async function documentBody(
     limit: query.limit,
     offset: query.offset,
     sectionIds,
+    domains,
   });
-  const total = sectionIds ? await countDocumentProvisions(ctx.db, doc.id, sectionIds) : doc.provisionCount;
+  const total =
+    sectionIds || domains
+      ? await countDocumentProvisions(ctx.db, doc.id, sectionIds, domains)
+      : doc.provisionCount;
   const next = query.offset + provisions.length;
   return {
     data: {
@@ -164,6 +181,7 @@ export async function documentBody(
       total,
       next_offset: provisions.length > 0 && next < total ? next : null,
     },
+    ...filterBlock({ domains, restrictedByKey: domains !== null }, "exact"),
     meta,
   };
 }
@@ -175,7 +193,13 @@ export function documentsRouter(ctx: AppContext, guard: ReturnType<typeof access
     validate("query", documentQuerySchema),
     async (req, res: Response) => {
       res.json(
-        await documentBody(ctx, String(req.params.id), parsed(res, "query", documentQuerySchema), meta(res)),
+        await documentBody(
+          ctx,
+          principal(res),
+          String(req.params.id),
+          parsed(res, "query", documentQuerySchema),
+          meta(res),
+        ),
       );
     },
   );

@@ -1,11 +1,12 @@
-import { type Request, Router } from "express";
+import { type Request, type Response, Router } from "express";
 import { z } from "zod";
+import { ensureMayRead } from "../../access/domains.ts";
 import { previousVersion, wordDiff } from "../../changes/versions.ts";
 import { AppError } from "../../core/errors.ts";
 import { findProvision, listVersions, type ProvisionRecord } from "../../store/corpus-queries.ts";
 import type { AppContext } from "../context.ts";
 import { meta } from "../envelope.ts";
-import type { access } from "../middleware/access.ts";
+import { type access, principal } from "../middleware/access.ts";
 import { parsed, validate } from "../middleware/validate.ts";
 import { provisionUrl } from "../presenters/search.ts";
 import { metaSchema } from "../schemas.ts";
@@ -84,7 +85,8 @@ export const diffResponseSchema = z
   })
   .meta({ id: "ProvisionDiffResponse" });
 
-async function provisionFrom(ctx: AppContext, req: Request): Promise<ProvisionRecord> {
+/** The provision the path names, if the calling key may read it (its fields of law). */
+async function provisionFrom(ctx: AppContext, req: Request, res: Response): Promise<ProvisionRecord> {
   const id = req.params.number ? `${req.params.document}/${req.params.number}` : String(req.params.id);
   const provision = await findProvision(ctx.db, id);
   if (!provision)
@@ -92,14 +94,15 @@ async function provisionFrom(ctx: AppContext, req: Request): Promise<ProvisionRe
       "not_found",
       `No published provision with id ${id}. It may not be loaded yet: see the coverage.`,
     );
+  ensureMayRead(principal(res), provision.domains, `provision ${provision.publicId}`);
   return provision;
 }
 
 const ref = (p: ProvisionRecord) => ({ id: p.publicId, number: p.number, url: provisionUrl(p.publicId) });
 
 export function provisionHistoryRouter(ctx: AppContext, guard: ReturnType<typeof access>): Router {
-  const versions = async (req: Request, res: import("express").Response) => {
-    const provision = await provisionFrom(ctx, req);
+  const versions = async (req: Request, res: Response) => {
+    const provision = await provisionFrom(ctx, req, res);
     const rows = await listVersions(ctx.db, provision.id, { withText: true });
     const body: z.infer<typeof versionsResponseSchema> = {
       data: {
@@ -120,8 +123,8 @@ export function provisionHistoryRouter(ctx: AppContext, guard: ReturnType<typeof
     res.json(body);
   };
 
-  const diff = async (req: Request, res: import("express").Response) => {
-    const provision = await provisionFrom(ctx, req);
+  const diff = async (req: Request, res: Response) => {
+    const provision = await provisionFrom(ctx, req, res);
     const query = parsed(res, "query", diffQuerySchema);
     const rows = await listVersions(ctx.db, provision.id, { withText: true });
     const find = (field: "from" | "to", versionId: string) => {

@@ -1,12 +1,14 @@
 import { Router } from "express";
 import { z } from "zod";
+import { ensureMayRead } from "../../access/domains.ts";
+import type { Principal } from "../../access/keys.ts";
 import { versionInForce } from "../../changes/versions.ts";
 import { domainSchema } from "../../core/domains.ts";
 import { AppError } from "../../core/errors.ts";
 import { findProvision, listAmendingActs, listVersions } from "../../store/corpus-queries.ts";
 import type { AppContext } from "../context.ts";
 import { type Meta, meta } from "../envelope.ts";
-import type { access } from "../middleware/access.ts";
+import { type access, principal } from "../middleware/access.ts";
 import { parsed, validate } from "../middleware/validate.ts";
 import { presentAsOf, presentProvision } from "../presenters/provision.ts";
 import { isoDateParam, metaSchema } from "../schemas.ts";
@@ -109,6 +111,7 @@ export const provisionParamsSchema = z.object({ id: z.string().min(1).max(300) }
 /** One provision (as in force on `asOf` when given), for the HTTP route and the MCP tool alike. */
 export async function provisionBody(
   ctx: AppContext,
+  who: Principal,
   id: string,
   asOf: string | undefined,
   meta: Meta,
@@ -119,6 +122,7 @@ export async function provisionBody(
       "not_found",
       `No published provision with id ${id}. It may not be loaded yet: see the coverage.`,
     );
+  ensureMayRead(who, provision.domains, `provision ${provision.publicId}`);
   const [versions, acts] = await Promise.all([
     listVersions(ctx.db, provision.id, { withText: asOf !== undefined }),
     listAmendingActs(ctx.db, provision.id),
@@ -129,7 +133,15 @@ export async function provisionBody(
 
 export function provisionsRouter(ctx: AppContext, guard: ReturnType<typeof access>): Router {
   const handler = async (id: string, res: import("express").Response) => {
-    res.json(await provisionBody(ctx, id, parsed(res, "query", provisionQuerySchema).as_of, meta(res)));
+    res.json(
+      await provisionBody(
+        ctx,
+        principal(res),
+        id,
+        parsed(res, "query", provisionQuerySchema).as_of,
+        meta(res),
+      ),
+    );
   };
   return Router()
     .get(

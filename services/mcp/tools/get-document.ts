@@ -34,6 +34,6 @@ export const getDocumentTool = defineTool({
       .describe("Include the table of contents (large for a whole code; false on later pages)."),
   }),
   output: documentResponseSchema,
-  run: ({ ctx, meta }, { id, include_toc, ...page }) =>
-    documentBody(ctx, id, { ...page, toc: include_toc }, meta),
+  run: ({ ctx, who, meta }, { id, include_toc, ...page }) =>
+    documentBody(ctx, who, id, { ...page, toc: include_toc }, meta),
 });

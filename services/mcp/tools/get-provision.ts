@@ -19,5 +19,5 @@ export const getProvisionTool = defineTool({
     as_of: z.iso.date().optional().describe("Read the provision as in force on this day, YYYY-MM-DD."),
   }),
   output: provisionResponseSchema,
-  run: ({ ctx, meta }, input) => provisionBody(ctx, input.id, input.as_of, meta),
+  run: ({ ctx, who, meta }, input) => provisionBody(ctx, who, input.id, input.as_of, meta),
 });

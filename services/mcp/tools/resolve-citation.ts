@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { provisionBody, provisionSchema } from "../../api/routes/provisions.ts";
 import { metaSchema } from "../../api/schemas.ts";
+import { AppError } from "../../core/errors.ts";
 import { parseCitation } from "../../search/citations.ts";
 import { listDocumentTitles, provisionIdsByNumber } from "../../store/corpus-queries.ts";
 import { defineTool } from "../tool.ts";
@@ -50,7 +51,7 @@ export const resolveCitationTool = defineTool({
       .describe("The reference, as written: article number and, ideally, the code or act."),
   }),
   output: resolveCitationOutput,
-  run: async ({ ctx, meta }, { citation }) => {
+  run: async ({ ctx, who, meta }, { citation }) => {
     const loaded = await listDocumentTitles(ctx.db);
     const parsed = parseCitation(citation, loaded);
     const understood = {
@@ -78,31 +79,43 @@ export const resolveCitationTool = defineTool({
       );
     }
     const scope = parsed.documents.length ? parsed.documents.map((d) => d.publicId) : null;
-    const ids = await provisionIdsByNumber(ctx.db, parsed.numberKey, scope);
-    if (ids.length === 0) {
+    const found = await provisionIdsByNumber(ctx.db, parsed.numberKey, scope);
+    // A key limited to some fields of law resolves only to provisions it may read; when it may read
+    // none of them, it is told so (403), not that the article is missing.
+    let refusal: AppError | undefined;
+    const readable = await Promise.all(
+      found.map((id) =>
+        provisionBody(ctx, who, id, undefined, meta).then(
+          (body) => body.data,
+          (error: unknown) => {
+            if (!(error instanceof AppError && error.code === "forbidden")) throw error;
+            refusal ??= error;
+            return undefined;
+          },
+        ),
+      ),
+    );
+    const provisions = readable.flatMap((p) => (p ? [p] : []));
+    if (provisions.length === 0 && refusal) throw refusal;
+    if (provisions.length === 0) {
       return answer(
         "not_found",
         `No loaded provision is numbered ${parsed.number}${scope ? ` in ${understood.documents.map((d) => d.title).join(" or ")}` : ""}. It may be not loaded yet: check the coverage before saying it does not exist.`,
       );
     }
-    if (ids.length === 1) {
-      const provision = (await provisionBody(ctx, ids[0]!, undefined, meta)).data;
+    if (provisions.length === 1) {
+      const provision = provisions[0]!;
       return answer("resolved", `Resolved to ${provision.id} (${provision.document.title}).`, { provision });
     }
-    const candidates = await Promise.all(
-      ids.map(async (id) => {
-        const p = (await provisionBody(ctx, id, undefined, meta)).data;
-        return {
-          id: p.id,
-          number: p.number,
-          document: { id: p.document.id, title: p.document.title },
-          status: p.status,
-          effective_from: p.effective_from,
-          effective_to: p.effective_to,
-          url: p.url,
-        };
-      }),
-    );
+    const candidates = provisions.map((p) => ({
+      id: p.id,
+      number: p.number,
+      document: { id: p.document.id, title: p.document.title },
+      status: p.status,
+      effective_from: p.effective_from,
+      effective_to: p.effective_to,
+      url: p.url,
+    }));
     return answer(
       "ambiguous",
       `Several loaded provisions are numbered ${parsed.number}: name the code or act to choose (e.g. '${parsed.number} du ${candidates[0]!.document.title.toLowerCase()}').`,
