@@ -10,6 +10,7 @@ import {
   takeUndispatchedChanges,
 } from "../../services/store/change-outbox.ts";
 import type { Database } from "../../services/store/database.ts";
+import type { QueueSettings } from "./connection.ts";
 import { queueSettings } from "./connection.ts";
 import type { OutboxPump } from "./dispatcher.ts";
 
@@ -81,18 +82,20 @@ export function changePump(db: Database, sink: ChangeSink): OutboxPump {
 }
 
 /** The change-log writer, consuming the `changes` queue (`npm run worker`). */
-export function startChangeWriter(
-  db: Database,
-  settings: { connection: ConnectionOptions; prefix: string },
-  logger: Logger,
-): Worker {
+export function startChangeWriter(db: Database, settings: QueueSettings, logger: Logger): Worker {
   const worker = new Worker<ChangeBatch>(
     CHANGES_QUEUE,
     async (job) => {
       const written = await writeChangeBatch(db, job.data);
       logger.debug({ job: job.id, events: job.data.events.length, written }, "change log written");
     },
-    { connection: settings.connection, prefix: settings.prefix, concurrency: 1 },
+    {
+      connection: settings.connection,
+      prefix: settings.prefix,
+      concurrency: 1,
+      lockDuration: settings.lockMs,
+      stalledInterval: settings.lockMs,
+    },
   );
   worker.on("failed", (job, error) =>
     logger.warn({ err: error, job: job?.id, attempts: job?.attemptsMade }, "change-log job failed"),

@@ -1,8 +1,18 @@
 import type { ConnectionOptions } from "bullmq";
 import type { Config } from "../../services/core/config.ts";
 
+export interface QueueSettings {
+  connection: ConnectionOptions;
+  prefix: string;
+  /**
+   * How long a worker holds a job's lock (renewed at half that while it runs), and how often lost
+   * locks are looked for: a job whose worker died is picked up again within about twice this.
+   */
+  lockMs: number;
+}
+
 /** BullMQ's connection and key prefix from REDIS_URL and REDIS_PREFIX; undefined when embedded. */
-export function queueSettings(config: Config): { connection: ConnectionOptions; prefix: string } | undefined {
+export function queueSettings(config: Config): QueueSettings | undefined {
   if (!config.REDIS_URL) return undefined;
   const url = new URL(config.REDIS_URL);
   return {
@@ -15,5 +25,6 @@ export function queueSettings(config: Config): { connection: ConnectionOptions; 
       maxRetriesPerRequest: null,
     },
     prefix: `${config.REDIS_PREFIX}:bull`,
+    lockMs: config.QUEUE_LOCK_SECONDS * 1000,
   };
 }

@@ -8,6 +8,7 @@ import {
   redispatchStale,
   releaseBatch,
 } from "../../services/store/search-outbox.ts";
+import type { QueueSettings } from "./connection.ts";
 import type { OutboxPump } from "./dispatcher.ts";
 import { dispatchOutbox, indexProvisions, type OutboxSink } from "./index-jobs.ts";
 
@@ -26,12 +27,6 @@ export const INDEX_JOB_OPTIONS = {
   removeOnComplete: 1000,
   removeOnFail: false,
 };
-
-export interface QueueSettings {
-  connection: ConnectionOptions;
-  /** BullMQ key prefix: `<REDIS_PREFIX>:bull`. */
-  prefix: string;
-}
 
 export function queueSink(queue: Queue, db: Database): OutboxSink {
   return async (batch: OutboxBatch) => {
@@ -62,6 +57,8 @@ export function startIndexWorker(
     connection: settings.connection,
     prefix: settings.prefix,
     concurrency: 2,
+    lockDuration: settings.lockMs,
+    stalledInterval: settings.lockMs,
   });
   worker.on("failed", (job, error) =>
     logger.warn({ err: error, job: job?.id, attempts: job?.attemptsMade }, "index job failed"),

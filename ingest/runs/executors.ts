@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import type { Config } from "../../services/core/config.ts";
 import { InputError } from "../../services/core/errors.ts";
 import type { Database } from "../../services/store/database.ts";
+import type { QueueSettings } from "../queue/connection.ts";
 import { executeIngestRun } from "./execute.ts";
 
 /** Who runs a submitted ingest run: the worker through BullMQ, or the embedded server itself. */
@@ -53,7 +54,7 @@ export function inProcessExecutor(db: Database, config: Config, logger: Logger):
 export function startIngestWorker(
   db: Database,
   config: Config,
-  settings: { connection: ConnectionOptions; prefix: string },
+  settings: QueueSettings,
   logger: Logger,
 ): Worker {
   const worker = new Worker<{ runId: number }>(
@@ -74,7 +75,13 @@ export function startIngestWorker(
       }
     },
     // One run at a time per worker: a run is one big job, and its documents are written in order.
-    { connection: settings.connection, prefix: settings.prefix, concurrency: 1 },
+    {
+      connection: settings.connection,
+      prefix: settings.prefix,
+      concurrency: 1,
+      lockDuration: settings.lockMs,
+      stalledInterval: settings.lockMs,
+    },
   );
   worker.on("failed", (job, error) => logger.warn({ err: error, job: job?.id }, "ingest job failed"));
   worker.on("error", (error) => logger.warn({ err: error }, "ingest worker error"));

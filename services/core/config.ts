@@ -65,6 +65,11 @@ export const configSchema = z.object({
   /** Replicas of each shard in a new index (0 on a single node). */
   SEARCH_REPLICAS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(5).default(0)),
   /** On first start with an empty store, load the bundled LEGI corpus (set to false to start empty). */
+  /**
+   * Seconds a queue worker holds a job's lock (renewed while it runs); a job whose worker died is
+   * run again within about twice this. BullMQ's default is 30.
+   */
+  QUEUE_LOCK_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(600).default(30)),
   INGEST_ON_FIRST_START: z.preprocess(
     emptyAsUndefined,
     z

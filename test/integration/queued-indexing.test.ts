@@ -122,6 +122,7 @@ describe("queue-driven indexing (Postgres outbox → BullMQ on Redis → OpenSea
     const settings = {
       connection: { host: "127.0.0.1", port, maxRetriesPerRequest: null, enableOfflineQueue: false },
       prefix: "lc-test:bull",
+      lockMs: 30_000,
     };
     queue = new Queue(INDEX_QUEUE, settings);
     queue.on("error", () => undefined);
