@@ -1,4 +1,4 @@
-import { type ConnectionOptions, Queue, Worker } from "bullmq";
+import { Queue, Worker } from "bullmq";
 import type { Logger } from "pino";
 import type { Config } from "../../services/core/config.ts";
 import { writeChangeBatch } from "../../services/store/change-log.ts";

@@ -1,4 +1,4 @@
-import { type ConnectionOptions, type Queue, Worker } from "bullmq";
+import { type Queue, Worker } from "bullmq";
 import type { Logger } from "pino";
 import type { IndexStore } from "../../services/search/index-store.ts";
 import type { Database } from "../../services/store/database.ts";

@@ -1,6 +1,6 @@
 import { Router } from "express";
 import { z } from "zod";
-import { authorizeDomains, type DomainFilter } from "../../access/domains.ts";
+import { authorizeDomains } from "../../access/domains.ts";
 import type { Principal } from "../../access/keys.ts";
 import { type Domain, domainSchema } from "../../core/domains.ts";
 import { AppError } from "../../core/errors.ts";
