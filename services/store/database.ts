@@ -79,6 +79,14 @@ class ServerDatabase implements Database {
 
   async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
+    // A checked-out connection has no pool listener: the server going away between two queries
+    // (a restart) would be an unhandled 'error' event that ends the process. The transaction fails
+    // at its next query instead, and the broken connection is discarded, not pooled again.
+    let broken: Error | undefined;
+    const onError = (error: Error) => {
+      broken = error;
+    };
+    client.on("error", onError);
     const tx: Queryable = {
       query: async <Row>(sql: string, params?: unknown[]) => ({
         rows: (await client.query(sql, params)).rows as Row[],
@@ -93,10 +101,13 @@ class ServerDatabase implements Database {
       await client.query("COMMIT");
       return result;
     } catch (error) {
-      await client.query("ROLLBACK").catch(() => undefined);
+      await client.query("ROLLBACK").catch((rollbackError: Error) => {
+        broken ??= rollbackError;
+      });
       throw error;
     } finally {
-      client.release();
+      client.off("error", onError);
+      client.release(broken);
     }
   }
 
