@@ -16,6 +16,9 @@ import { startIngestWorker } from "./runs/executors.ts";
  * queue). Any number may run: the outboxes hand each entry to one of them, and jobs are
  * idempotent.
  */
+/** How long a stopping worker waits for its jobs and connections to close. */
+const STOP_GRACE_MS = 10_000;
+
 async function main() {
   const cfg = config();
   if (!cfg.DATABASE_URL || !cfg.REDIS_URL) {
@@ -51,12 +54,23 @@ async function main() {
 
   const stop = async (signal: string) => {
     logger.info({ signal }, "worker stopping: finishing jobs in flight");
-    await dispatcher.stop();
-    for (const worker of workers) await worker.close();
-    for (const queue of queues) await queue.close();
-    await engine?.close();
-    await db.close();
-    process.exit(0);
+    const closed = (async () => {
+      await dispatcher.stop();
+      for (const worker of workers) await worker.close();
+      for (const queue of queues) await queue.close();
+      await engine?.close();
+      await db.close();
+      return true;
+    })();
+    // Closing can wait on a Redis connection that is still being re-made (seen right after a Redis
+    // restart). Jobs are idempotent and another worker takes up an unfinished one, so the stop is
+    // bounded rather than left to hang.
+    const inTime = await Promise.race([
+      closed,
+      new Promise<false>((resolve) => setTimeout(() => resolve(false), STOP_GRACE_MS).unref()),
+    ]);
+    if (!inTime) logger.warn({ seconds: STOP_GRACE_MS / 1000 }, "worker stopped before its jobs closed");
+    process.exit(inTime ? 0 : 1);
   };
   process.once("SIGTERM", () => void stop("SIGTERM"));
   process.once("SIGINT", () => void stop("SIGINT"));
