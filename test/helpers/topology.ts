@@ -68,6 +68,8 @@ export async function startPostgresServer(): Promise<PostgresServer> {
   };
 }
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /** A node process of ours (the API or the worker) with its output kept, for restarts and kills. */
 export class ServiceProcess {
   child: ChildProcess | undefined;
@@ -113,13 +115,20 @@ export class ServiceProcess {
     });
   }
 
-  /** SIGKILL: no chance to finish anything, as when a machine dies. */
-  async kill(signal: NodeJS.Signals = "SIGKILL"): Promise<void> {
+  /**
+   * SIGKILL: no chance to finish anything, as when a machine dies. Any other signal asks for a
+   * graceful stop; after `graceMs` the process is killed, and false says it did not stop in time.
+   */
+  async kill(signal: NodeJS.Signals = "SIGKILL", graceMs = 20_000): Promise<boolean> {
     const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    await new Promise((resolve) => {
-      child.once("exit", resolve);
-      child.kill(signal);
-    });
+    if (!child || child.exitCode !== null || child.signalCode !== null) return true;
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill(signal);
+    const inTime = await Promise.race([exited.then(() => true), sleep(graceMs).then(() => false)]);
+    if (!inTime) {
+      child.kill("SIGKILL");
+      await exited;
+    }
+    return inTime;
   }
 }

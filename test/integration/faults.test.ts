@@ -168,8 +168,10 @@ describe.skipIf(!privatePostgresAvailable() || !redisServerAvailable())(
           ...(id ? [`/api/v1/admin/ingest-runs/${id}`] : []),
         ]) {
           try {
+            // An answer that never comes is a failure too: 10 s is far beyond any normal one.
             const response = await fetch(`${t.base}${path}`, {
               headers: { authorization: `Bearer ${t.key}` },
+              signal: AbortSignal.timeout(10_000),
             });
             const text = await response.text();
             responses += 1;
@@ -204,7 +206,7 @@ describe.skipIf(!privatePostgresAvailable() || !redisServerAvailable())(
         expect(submitted.status).toBe(202);
         runId = ((await submitted.json()) as { data: { id: number } }).data.id;
         await fault(t, runId);
-        const deadline = Date.now() + 180_000;
+        const deadline = Date.now() + 120_000;
         for (;;) {
           if (Date.now() > deadline)
             throw new Error(
@@ -251,8 +253,12 @@ describe.skipIf(!privatePostgresAvailable() || !redisServerAvailable())(
       });
       const hits = (body.hits.hits as Array<{ _source: unknown }>).map((h) => JSON.stringify(h._source));
       await client.close();
-      await t.worker.kill("SIGTERM");
-      await t.api.kill("SIGTERM");
+      const stopped = { worker: await t.worker.kill("SIGTERM"), api: await t.api.kill("SIGTERM") };
+      if (!stopped.worker || !stopped.api)
+        throw new Error(
+          `${t.name}: SIGTERM did not stop ${!stopped.worker ? "the worker" : "the API"} within 20 s:\n` +
+            (!stopped.worker ? t.worker.output : t.api.output).slice(-4000),
+        );
       await t.db.end();
       return {
         checksums,
@@ -319,7 +325,7 @@ describe.skipIf(!privatePostgresAvailable() || !redisServerAvailable())(
         redis = await startRedisWithAof(redisPort, redisDir);
       });
       expectSameAsClean(observed, "Redis restart");
-    });
+    }, 300_000);
 
     it("the OpenSearch node stopped and restarted during the run", async () => {
       const observed = await run(await topology("opensearch"), async (t, runId) => {
@@ -331,16 +337,17 @@ describe.skipIf(!privatePostgresAvailable() || !redisServerAvailable())(
         opensearch = await startOpenSearch({ httpPort: opensearchPort, basePath: opensearchData });
       });
       expectSameAsClean(observed, "OpenSearch restart");
-    });
+    }, 300_000);
 
     it("Postgres restarted during the run", async () => {
       const observed = await run(await topology("postgres_restart"), async (t, runId) => {
-        await sleep(at());
+        // While the ingest is writing: the hardest moment for Postgres to go away.
+        for (let i = 0; i < 200 && !(await stage(t, runId)).startsWith("run running"); i++) await sleep(10);
         console.log(`faults: Postgres restarting (${await stage(t, runId)})`);
         await postgres.restart();
       });
       expectSameAsClean(observed, "Postgres restart");
-    });
+    }, 300_000);
   },
 );
 
