@@ -79,9 +79,9 @@ describe("ingest formats under random changes", () => {
         const changed = changes.reduce<Json>((doc, change) => mutate(doc, change), original);
         readOrRefuse(() => parseCanonicalFile(changed, "loi.json"), "loi.json");
       }),
-      { numRuns: 1000 },
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 1000) },
     );
-  });
+  }, 120_000);
 
   it("LEGI code JSON: reads or refuses with the file and the field", () => {
     const original = fixture("legi/code-du-travail-excerpt.json") as Json;
@@ -93,9 +93,9 @@ describe("ingest formats under random changes", () => {
           "code.json",
         );
       }),
-      { numRuns: 1000 },
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 1000) },
     );
-  });
+  }, 120_000);
 
   it("any JSON at all: refused with the file named", () => {
     fc.assert(
@@ -106,7 +106,7 @@ describe("ingest formats under random changes", () => {
           "any.json",
         );
       }),
-      { numRuns: 1000 },
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 1000) },
     );
-  });
+  }, 120_000);
 });

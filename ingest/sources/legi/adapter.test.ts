@@ -134,3 +134,13 @@ describe("LEGI adapter on a real excerpt", () => {
     }
   });
 });
+
+describe("LEGI adapter on damaged values (found by fuzzing)", () => {
+  it("refuses a date LEGI never writes, naming the field", () => {
+    const code = excerpt();
+    (code.children[0] as { data: { dateDebut: unknown } }).data.dateDebut = "100";
+    expect(() => adaptLegiCode(code, "code.json", null)).toThrow(
+      'code.json: children[0].data.dateDebut: expected a date, found "100"',
+    );
+  });
+});

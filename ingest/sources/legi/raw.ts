@@ -6,6 +6,9 @@ import { legiDate } from "./dates.ts";
  * reader checks the kind of value it expects and refuses anything else with the file and the field
  * named, so a damaged file is an InputError, never a TypeError half-way through a code.
  */
+/** An ISO date, or an instant (LEGI's index writes Paris midnight as UTC: 1973-01-02T23:00:00.000Z). */
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+
 export class RawReader {
   constructor(readonly file: string) {}
 
@@ -43,10 +46,13 @@ export class RawReader {
   /** A LEGI date (epoch milliseconds or an ISO date or instant); null when absent or open-ended. */
   date(value: unknown, field: string): string | null {
     if (value === null || value === undefined || value === "") return null;
-    const valid =
+    const readable =
       (typeof value === "number" && Number.isFinite(new Date(value).getTime())) ||
-      (typeof value === "string" && Number.isFinite(new Date(value).getTime()));
-    if (!valid) this.fail(field, `expected a date, found ${JSON.stringify(value)}`);
-    return legiDate(value as number | string);
+      (typeof value === "string" && ISO_DATE.test(value) && Number.isFinite(new Date(value).getTime()));
+    const date = readable ? legiDate(value as number | string) : undefined;
+    // "100" is a year to Date, and epochs far from ours make years of 5 or 6 digits: neither is LEGI's.
+    if (date === undefined || (date !== null && !/^\d{4}-\d{2}-\d{2}$/.test(date)))
+      this.fail(field, `expected a date, found ${JSON.stringify(value)}`);
+    return date;
   }
 }
