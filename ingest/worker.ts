@@ -40,11 +40,12 @@ async function main() {
   };
 
   const workers = [startIngestWorker(db, cfg, settings, logger), startChangeWriter(db, settings, logger)];
-  const pumps: OutboxPump[] = [changePump(db, changeQueueSink(openQueue(CHANGES_QUEUE), db))];
+  const redispatch = cfg.OUTBOX_REDISPATCH_SECONDS;
+  const pumps: OutboxPump[] = [changePump(db, changeQueueSink(openQueue(CHANGES_QUEUE), db), redispatch)];
   const engine = cfg.SEARCH_ENGINE === "postgres" ? undefined : await createIndexedEngine(cfg);
   if (engine) {
     workers.push(startIndexWorker(db, engine, settings, logger));
-    pumps.push(indexPump(db, queueSink(openQueue(INDEX_QUEUE), db)));
+    pumps.push(indexPump(db, queueSink(openQueue(INDEX_QUEUE), db), redispatch));
   }
   const dispatcher = startDispatcher(pumps, logger);
   logger.info(

@@ -70,12 +70,13 @@ export async function dispatchChanges(db: Database, sink: ChangeSink, batchSize 
   return n;
 }
 
-export function changePump(db: Database, sink: ChangeSink): OutboxPump {
+/** `redispatchAfterSeconds`: as for the index pump (index-queue.ts); change-log writes are idempotent. */
+export function changePump(db: Database, sink: ChangeSink, redispatchAfterSeconds = 300): OutboxPump {
   return {
     name: "changes",
     dispatch: () => dispatchChanges(db, sink),
     maintain: async () => {
-      await redispatchStaleChanges(db, 300);
+      await redispatchStaleChanges(db, redispatchAfterSeconds);
       await pruneWrittenChanges(db);
     },
   };

@@ -68,12 +68,17 @@ export function startIndexWorker(
 }
 
 /** The search outbox's pump, for startDispatcher (dispatcher.ts). */
-export function indexPump(db: Database, sink: OutboxSink): OutboxPump {
+/**
+ * `redispatchAfterSeconds`: entries handed to the queue but never confirmed (a worker killed between
+ * marking them and adding their job) are handed out again after this long; jobs are idempotent, so
+ * a batch merely slow in a long queue is indexed twice at worst.
+ */
+export function indexPump(db: Database, sink: OutboxSink, redispatchAfterSeconds = 300): OutboxPump {
   return {
     name: "search",
     dispatch: () => dispatchOutbox(db, sink),
     maintain: async () => {
-      await redispatchStale(db, 300);
+      await redispatchStale(db, redispatchAfterSeconds);
       await pruneIndexed(db);
     },
   };

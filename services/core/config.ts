@@ -70,6 +70,14 @@ export const configSchema = z.object({
    * run again within about twice this. BullMQ's default is 30.
    */
   QUEUE_LOCK_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(600).default(30)),
+  /**
+   * Seconds after which outbox entries handed to the queue but never confirmed (their job lost with
+   * a killed worker or a Redis that lost its data) are handed out again. Jobs are idempotent.
+   */
+  OUTBOX_REDISPATCH_SECONDS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int().min(1).max(86_400).default(300),
+  ),
   INGEST_ON_FIRST_START: z.preprocess(
     emptyAsUndefined,
     z

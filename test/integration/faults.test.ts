@@ -126,6 +126,9 @@ describe.skipIf(!privatePostgresAvailable() || !redisServerAvailable())(
         DATA_DIR: mkdtempSync(path.join(tmpdir(), "lc-fault-")),
         INGEST_ON_FIRST_START: "false",
         QUEUE_LOCK_SECONDS: "3",
+        // A worker killed between marking outbox entries and queueing their job leaves them waiting
+        // this long (300 s by default): short here, so that recovery is seen within the run.
+        OUTBOX_REDISPATCH_SECONDS: "10",
         LOG_LEVEL: "info",
       };
       const api = new ServiceProcess("services/api/server.ts", env, "listening on");
