@@ -31,10 +31,14 @@ export async function freePortPair(offset: number): Promise<number> {
   throw new Error("no free pair of ports");
 }
 
-export async function startRedis(port: number): Promise<ChildProcess> {
+/** `appendOnlyDir`: keep an append-only file there, as production must (the queues live in Redis). */
+export async function startRedis(port: number, appendOnlyDir?: string): Promise<ChildProcess> {
+  const persistence = appendOnlyDir
+    ? ["--appendonly", "yes", "--dir", appendOnlyDir]
+    : ["--appendonly", "no"];
   const child = spawn(
     "redis-server",
-    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", ...persistence],
     {
       stdio: ["ignore", "pipe", "pipe"],
     },

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -8,7 +8,13 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type OpenSearchCluster, startOpenSearch } from "../../infra/opensearch/start.ts";
 import { runCli } from "../helpers/cli.ts";
-import { freePort, freePortPair, redisServerAvailable, stopProcess } from "../helpers/processes.ts";
+import {
+  freePort,
+  freePortPair,
+  redisServerAvailable,
+  startRedis,
+  stopProcess,
+} from "../helpers/processes.ts";
 import {
   type PostgresServer,
   privatePostgresAvailable,
@@ -56,25 +62,6 @@ interface Observed {
   changeLogRows: number;
 }
 
-async function startRedisWithAof(port: number, dir: string): Promise<ChildProcess> {
-  const child = spawn(
-    "redis-server",
-    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "yes", "--dir", dir],
-    { stdio: ["ignore", "pipe", "pipe"] },
-  );
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("redis-server did not start")), 10_000);
-    child.stdout?.on("data", (chunk: Buffer) => {
-      if (chunk.toString().includes("Ready to accept connections")) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once("exit", (code) => reject(new Error(`redis-server exited with ${code}`)));
-  });
-  return child;
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.skipIf(!privatePostgresAvailable() || !redisServerAvailable())(
@@ -93,7 +80,7 @@ describe.skipIf(!privatePostgresAvailable() || !redisServerAvailable())(
     beforeAll(async () => {
       postgres = await startPostgresServer();
       redisPort = await freePort();
-      redis = await startRedisWithAof(redisPort, redisDir);
+      redis = await startRedis(redisPort, redisDir);
       opensearchPort = await freePortPair(100);
       opensearch = await startOpenSearch({ httpPort: opensearchPort, basePath: opensearchData });
       console.log("faults: a private Postgres server, Redis (append-only file) and OpenSearch node are up");
@@ -325,7 +312,7 @@ describe.skipIf(!privatePostgresAvailable() || !redisServerAvailable())(
         redis.kill("SIGTERM");
         await new Promise((resolve) => redis.once("exit", resolve));
         await sleep(3000);
-        redis = await startRedisWithAof(redisPort, redisDir);
+        redis = await startRedis(redisPort, redisDir);
       });
       expectSameAsClean(observed, "Redis restart");
     }, 300_000);
