@@ -7,7 +7,7 @@ import { CHANGES_QUEUE, changePump, changeQueueSink, startChangeWriter } from ".
 import { queueSettings } from "./queue/connection.ts";
 import { type OutboxPump, startDispatcher } from "./queue/dispatcher.ts";
 import { INDEX_QUEUE, indexPump, queueSink, startIndexWorker } from "./queue/index-queue.ts";
-import { startIngestWorker } from "./runs/executors.ts";
+import { INGEST_QUEUE, runRequeuePump, startIngestWorker } from "./runs/executors.ts";
 
 /**
  * `npm run worker`: the production topology's background process. It runs submitted ingest runs
@@ -41,7 +41,10 @@ async function main() {
 
   const workers = [startIngestWorker(db, cfg, settings, logger), startChangeWriter(db, settings, logger)];
   const redispatch = cfg.OUTBOX_REDISPATCH_SECONDS;
-  const pumps: OutboxPump[] = [changePump(db, changeQueueSink(openQueue(CHANGES_QUEUE), db), redispatch)];
+  const pumps: OutboxPump[] = [
+    runRequeuePump(db, openQueue(INGEST_QUEUE), logger),
+    changePump(db, changeQueueSink(openQueue(CHANGES_QUEUE), db), redispatch),
+  ];
   const engine = cfg.SEARCH_ENGINE === "postgres" ? undefined : await createIndexedEngine(cfg);
   if (engine) {
     workers.push(startIndexWorker(db, engine, settings, logger));
@@ -49,7 +52,7 @@ async function main() {
   }
   const dispatcher = startDispatcher(pumps, logger);
   logger.info(
-    { queues: ["ingest", ...pumps.map((p) => p.name)], engine: engine?.name, alias: engine?.alias },
+    { queues: ["ingest", ...pumps.slice(1).map((p) => p.name)], engine: engine?.name, alias: engine?.alias },
     "worker started",
   );
 

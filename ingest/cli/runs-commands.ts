@@ -63,9 +63,11 @@ export function addRunsCommands(program: Command, rt: CliRuntime) {
     const id = await rt.withStore((db) =>
       queueIngestRun(db, { source: request.source, request: checked.data, requestedBy: "cli" }),
     );
-    await executor.submit(id);
+    const handedOver = await executor.submit(id);
     rt.out(
-      `Run ${id} queued (${executor.kind === "queue" ? "the worker will run it" : "the server runs it"}). Follow it: corpus runs show ${id} --wait`,
+      handedOver
+        ? `Run ${id} queued (${executor.kind === "queue" ? "the worker will run it" : "the server runs it"}). Follow it: corpus runs show ${id} --wait`
+        : `Run ${id} recorded, but Redis did not answer: the worker queues it once Redis is back. Follow it: corpus runs show ${id} --wait`,
     );
     if (wait) finish(await waitFor(rt, id));
   };

@@ -3,15 +3,25 @@ import type { Logger } from "pino";
 import type { Config } from "../../services/core/config.ts";
 import { InputError } from "../../services/core/errors.ts";
 import type { Database } from "../../services/store/database.ts";
+import { unfinishedSubmittedRuns, waitingRuns } from "../../services/store/ingest-runs.ts";
 import type { QueueSettings } from "../queue/connection.ts";
+import type { OutboxPump } from "../queue/dispatcher.ts";
 import { executeIngestRun } from "./execute.ts";
 
 /** Who runs a submitted ingest run: the worker through BullMQ, or the embedded server itself. */
 export interface RunExecutor {
   readonly kind: "queue" | "in-process";
-  submit(runId: number): Promise<void>;
+  /**
+   * Hands a recorded run over. False when the queue did not take it in time (Redis unreachable):
+   * the run stays recorded as queued, and the worker queues it once Redis answers again
+   * (see runRequeuePump).
+   */
+  submit(runId: number): Promise<boolean>;
   close(): Promise<void>;
 }
+
+/** How long a submission waits for Redis before it leaves the run to the worker's sweep. */
+export const SUBMIT_WAIT_MS = 3000;
 
 export const INGEST_QUEUE = "ingest";
 
@@ -23,16 +33,83 @@ export const INGEST_JOB_OPTIONS = {
   removeOnFail: false,
 };
 
-export function queueExecutor(settings: { connection: ConnectionOptions; prefix: string }): RunExecutor {
+/** The run's job; its id makes adding it twice a no-op. */
+export const addRunJob = (queue: Queue, runId: number) =>
+  queue.add("ingest-run", { runId }, { ...INGEST_JOB_OPTIONS, jobId: `run-${runId}` });
+
+export function queueExecutor(
+  settings: { connection: ConnectionOptions; prefix: string },
+  waitMs = SUBMIT_WAIT_MS,
+): RunExecutor {
   const queue = new Queue(INGEST_QUEUE, settings);
   queue.on("error", () => undefined);
   return {
     kind: "queue",
     submit: async (runId) => {
-      await queue.add("ingest-run", { runId }, { ...INGEST_JOB_OPTIONS, jobId: `run-${runId}` });
+      // While Redis is down the command waits in ioredis's offline queue and may still go through
+      // later; the sweep covers the case where it never does. Either way the job id is the same.
+      const added = addRunJob(queue, runId).then(
+        () => true,
+        () => false,
+      );
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), waitMs);
+      });
+      return Promise.race([added, late]).finally(() => clearTimeout(timer));
     },
-    close: () => queue.close(),
+    // Closing waits for Redis; when it is unreachable the connection is dropped instead.
+    close: async () => {
+      const closed = await Promise.race([
+        queue.close().then(() => true),
+        new Promise<false>((resolve) => setTimeout(() => resolve(false), waitMs).unref()),
+      ]);
+      if (!closed) await queue.disconnect();
+    },
   };
+}
+
+/**
+ * The worker's sweep of the ingest_runs table, which is the outbox of submitted runs: a run still
+ * queued after `afterSeconds` whose job the queue does not hold is queued again. Looked at every
+ * `everySeconds` at most (the dispatcher calls it every second).
+ */
+export function runRequeuePump(
+  db: Database,
+  queue: Queue,
+  logger: Logger,
+  { afterSeconds = 30, everySeconds = 15 } = {},
+): OutboxPump {
+  let next = 0;
+  return {
+    name: "ingest-runs",
+    dispatch: async () => {
+      if (Date.now() < next) return 0;
+      next = Date.now() + everySeconds * 1000;
+      let requeued = 0;
+      for (const runId of await waitingRuns(db, afterSeconds)) {
+        if (await queue.getJob(`run-${runId}`)) continue;
+        await addRunJob(queue, runId);
+        requeued += 1;
+        logger.info(
+          { runId },
+          "ingest run had no job (Redis was unreachable when it was submitted): queued it",
+        );
+      }
+      return requeued;
+    },
+    maintain: async () => {},
+  };
+}
+
+/**
+ * Embedded, this process alone runs submitted runs: those it was running or had not started when
+ * it stopped are submitted again when it starts (a run executed again reaches the same state).
+ */
+export async function resumeSubmittedRuns(db: Database, executor: RunExecutor): Promise<number[]> {
+  const ids = await unfinishedSubmittedRuns(db);
+  for (const id of ids) await executor.submit(id);
+  return ids;
 }
 
 /** Embedded: runs one at a time in this process, in submission order. */
@@ -46,6 +123,7 @@ export function inProcessExecutor(db: Database, config: Config, logger: Logger):
           logger.warn({ err: error, runId }, "ingest run failed"),
         ),
       );
+      return true;
     },
     close: () => chain,
   };

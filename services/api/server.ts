@@ -4,6 +4,7 @@ import { progressReporter } from "../../ingest/progress.ts";
 import { changePump, inProcessChangeSink } from "../../ingest/queue/change-queue.ts";
 import { type OutboxPump, startDispatcher } from "../../ingest/queue/dispatcher.ts";
 import { indexPump, inProcessSink } from "../../ingest/queue/index-queue.ts";
+import { resumeSubmittedRuns } from "../../ingest/runs/executors.ts";
 import { config } from "../core/config.ts";
 import { logger } from "../core/logger.ts";
 import { createIndexedEngine } from "../search/engines.ts";
@@ -42,6 +43,10 @@ async function main() {
   const dispatcher = pumps.length > 0 ? startDispatcher(pumps, logger) : undefined;
   // The embedded store admits one process: the CLI reaches it through the server while it runs.
   const admin = cfg.DATABASE_URL ? undefined : await startAdminSocket(ctx);
+  if (!cfg.DATABASE_URL && ctx.runs.kind === "in-process") {
+    const resumed = await resumeSubmittedRuns(db, ctx.runs);
+    if (resumed.length) logger.info({ runs: resumed }, "resuming ingest runs submitted before the last stop");
+  }
   const server: Server = createApp(ctx, inFlight).listen(cfg.PORT, () => {
     const where = cfg.DATABASE_URL ? `Postgres at ${db.location}` : `embedded PGlite in ${db.location}`;
     console.log(

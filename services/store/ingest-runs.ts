@@ -57,6 +57,30 @@ export async function queueIngestRun(
   return rows[0]!.id;
 }
 
+/**
+ * Submitted runs that no process has started, the oldest first: `status = 'queued'` and submitted
+ * at least `olderThanSeconds` ago. Their jobs may never have reached the queue (Redis down at
+ * submission), so the worker looks for them.
+ */
+export async function waitingRuns(db: Database, olderThanSeconds: number): Promise<number[]> {
+  const { rows } = await db.query<{ id: number }>(
+    "SELECT id FROM ingest_runs WHERE status = 'queued' AND started_at <= now() - make_interval(secs => $1) ORDER BY id",
+    [olderThanSeconds],
+  );
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Runs a process was executing for someone and did not finish (submitted, then `running`), and
+ * those still waiting: what an embedded server resumes when it starts, since it alone runs them.
+ */
+export async function unfinishedSubmittedRuns(db: Database): Promise<number[]> {
+  const { rows } = await db.query<{ id: number }>(
+    "SELECT id FROM ingest_runs WHERE status IN ('queued', 'running') AND requested_by IS NOT NULL ORDER BY id",
+  );
+  return rows.map((row) => row.id);
+}
+
 /** A queued (or retried) run starts: its counts and error are reset. */
 export async function beginIngestRun(
   db: Database,

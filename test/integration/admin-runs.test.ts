@@ -1,8 +1,10 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { inProcessExecutor, resumeSubmittedRuns } from "../../ingest/runs/executors.ts";
 import { createKey } from "../../services/access/keys.ts";
 import { repoRoot } from "../../services/core/config.ts";
+import { findIngestRun, queueIngestRun } from "../../services/store/ingest-runs.ts";
 import { type ApiResponse, call, startTestApi, type TestApi } from "../helpers/api.ts";
 
 /** Corpus editors submit ingest runs through the API and follow them (scope ingest:write). */
@@ -84,5 +86,35 @@ describe("admin: ingest runs over HTTP (embedded: the server runs them)", () => 
     // Not a Postgres integer: no such run either, never a 500 (found by fuzzing).
     for (const id of ["9007199254740993", "1e3", "-1", "0"])
       expect((await call(api, `/api/v1/admin/ingest-runs/${id}`, { key: editor })).status).toBe(404);
+  });
+
+  it("resumes, when the embedded server starts, the runs it had not started or not finished", async () => {
+    const request = (id: string, sourceId: string) => ({
+      source: "canonical",
+      name: `${id}.json`,
+      file: { ...example, documents: [{ ...example.documents[0], id, sourceId }] },
+    });
+    // What a server killed mid-way leaves: one run never started, one cut off while running.
+    const waiting = await queueIngestRun(api.store.db, {
+      source: "canonical",
+      request: request("loi-en-attente", "JORFTEXT000000000001"),
+      requestedBy: "cli",
+    });
+    const cut = await queueIngestRun(api.store.db, {
+      source: "canonical",
+      request: request("loi-interrompue", "JORFTEXT000000000002"),
+      requestedBy: "cli",
+    });
+    await api.store.db.query("UPDATE ingest_runs SET status = 'running' WHERE id = $1", [cut]);
+
+    const executor = inProcessExecutor(api.store.db, api.ctx.config, api.ctx.logger);
+    expect(await resumeSubmittedRuns(api.store.db, executor)).toEqual([waiting, cut]);
+    await executor.close();
+    for (const id of [waiting, cut])
+      expect((await findIngestRun(api.store.db, id))!.status).toBe("succeeded");
+    for (const doc of ["loi-en-attente", "loi-interrompue"])
+      expect((await call(api, `/api/v1/documents/${doc}`, { key: api.keys.reader })).status).toBe(200);
+    // Nothing is left to resume.
+    expect(await resumeSubmittedRuns(api.store.db, executor)).toEqual([]);
   });
 });

@@ -121,4 +121,35 @@ describe("the indexing worker process (npm run worker)", () => {
     await engine.refresh((await engine.aliasTargets())[0]!);
     expect(await verifyIndex(store.db, engine)).toMatchObject({ missing: [], stale: [], extra: [] });
   });
+
+  it("records a run submitted while Redis is down, and a worker queues and runs it once Redis is back", async () => {
+    // A process killed by a signal has no exit code, only a signal code.
+    const running = workers.filter((w) => w.exitCode === null && w.signalCode === null);
+    for (const worker of running) worker.kill("SIGTERM");
+    await Promise.all(running.map((w) => new Promise((r) => w.once("exit", r))));
+    await stopProcess(redis);
+
+    const started = Date.now();
+    const submitted = await runCli(["runs", "submit", "legi", "--codes", "LEGITEXT000031366350"], env);
+    expect(submitted.code).toBe(0);
+    expect(submitted.stdout).toMatch(/Run \d+ recorded, but Redis did not answer: the worker queues it/);
+    // Bounded: the submission waits 3 s for Redis, closing 3 s more; then the CLI exits.
+    expect(Date.now() - started).toBeLessThan(30_000);
+    const id = Number(/Run (\d+) recorded/.exec(submitted.stdout)![1]);
+    const status = async () =>
+      (await store.db.query<{ status: string }>("SELECT status FROM ingest_runs WHERE id = $1", [id]))
+        .rows[0]!.status;
+    expect(await status()).toBe("queued");
+
+    redis = await startRedis(Number(new URL(env.REDIS_URL!).port));
+    // As if submitted a minute ago: the sweep leaves younger runs to whoever is still submitting them.
+    await store.db.query("UPDATE ingest_runs SET started_at = now() - interval '1 minute' WHERE id = $1", [
+      id,
+    ]);
+    startWorker();
+    const deadline = Date.now() + 90_000;
+    while ((await status()) !== "succeeded" && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 500));
+    expect(await status()).toBe("succeeded");
+  });
 });

@@ -77,7 +77,12 @@ export function adminRouter(ctx: AppContext, guard: ReturnType<typeof access>): 
           request,
           requestedBy: principal(res).lookupId,
         });
-        await ctx.runs.submit(id);
+        // Recorded first: if the queue does not take the run now, the worker's sweep queues it later.
+        if (!(await ctx.runs.submit(id)))
+          ctx.logger.warn(
+            { runId: id },
+            "ingest run recorded, but Redis did not take its job: the worker will queue it",
+          );
         const run = (await findIngestRun(ctx.db, id))!;
         res
           .status(202)
