@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
+import pg from "pg";
 import { startOpenSearch } from "../../infra/opensearch/start.ts";
 import { runCli } from "../helpers/cli.ts";
 import { freePort, freePortPair } from "../helpers/processes.ts";
@@ -17,6 +18,10 @@ import { freshTarget } from "./targets.ts";
  * changes and coverage. Prints p50/p99 and errors per minute, and the resident memory of each
  * process every 30 s; fails (exit 1) on any error, or when a process's memory in the last minute
  * is more than 10% (and 30 MB) above its memory after the first two minutes.
+ *
+ * The Postgres backends serving the soak's database are counted by their private memory
+ * (Pss_Anon of /proc/<pid>/smaps_rollup, summed): their RSS also counts the pages of shared
+ * buffers each backend has touched, which rises as the cache warms and says nothing of a leak.
  */
 const RATE = Number(process.env.SOAK_RATE ?? 50);
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 600);
@@ -27,6 +32,27 @@ const rssMb = (pid: number | string | undefined) => {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
 };
+/** Private memory of the backends connected to `database` (all but the sampler's own), and their number. */
+async function postgresBackends(
+  sampler: pg.Client,
+  database: string,
+): Promise<{ mb: number; count: number }> {
+  const { rows } = await sampler.query<{ pid: number }>(
+    "SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
+    [database],
+  );
+  let kb = 0;
+  let count = 0;
+  for (const { pid } of rows) {
+    try {
+      kb += Number(/Pss_Anon:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"))![1]);
+      count += 1;
+    } catch {
+      // The backend ended between the query and the read (a pool closed an idle connection).
+    }
+  }
+  return { mb: kb / 1024, count };
+}
 const redisRssMb = (port: number) => {
   const info = execFileSync("redis-cli", ["-p", String(port), "info", "memory"]).toString();
   return Number(/used_memory_rss:(\d+)/.exec(info)![1]) / 1024 / 1024;
@@ -100,19 +126,31 @@ async function main() {
     const perMinute: Array<{ latencies: number[]; errors: number; statuses: Record<number, number> }> = [];
     const memory: Array<Record<string, number>> = [];
     const errors: string[] = [];
+    const samplingErrors: string[] = [];
     const started = performance.now();
     const inFlight = new Set<Promise<void>>();
     let sent = 0;
-    const sample = () =>
+    const pgSampler = new pg.Client({ connectionString: env.DATABASE_URL });
+    await pgSampler.connect();
+    const database = new URL(env.DATABASE_URL).pathname.slice(1);
+    const sample = async () => {
+      const second = Math.round((performance.now() - started) / 1000);
+      const backends = await postgresBackends(pgSampler, database);
       memory.push({
-        second: Math.round((performance.now() - started) / 1000),
+        second,
         api: rssMb(pids.api),
         worker: rssMb(pids.worker),
         opensearch: rssMb(pids.opensearch),
         redis: redisRssMb(Number(new URL(env.REDIS_URL).port || 6379)),
+        postgres: backends.mb,
+        backends: backends.count,
       });
-    sample();
-    const sampler = setInterval(sample, 30_000);
+    };
+    await sample();
+    const sampler = setInterval(
+      () => void sample().catch((error: Error) => samplingErrors.push(error.message)),
+      30_000,
+    );
     // Open loop: requests leave on schedule whatever the answers' latency, as independent clients send them.
     while (performance.now() - started < SECONDS * 1000) {
       const due = started + (sent * 1000) / RATE;
@@ -143,7 +181,8 @@ async function main() {
     }
     await Promise.all(inFlight);
     clearInterval(sampler);
-    sample();
+    await sample();
+    await pgSampler.end();
 
     console.log("\nminute | requests | p50 ms | p99 ms | errors");
     perMinute.forEach((m, i) => {
@@ -160,17 +199,19 @@ async function main() {
     console.log(
       `all    | ${all.calls} | ${all.p50Ms.toFixed(1)} | ${all.p99Ms.toFixed(1)} | ${errorCount} (${((100 * errorCount) / sent).toFixed(3)}%)`,
     );
-    console.log("\nsecond | API MB | worker MB | OpenSearch MB | Redis MB");
+    console.log(
+      "\nsecond | API MB | worker MB | OpenSearch MB | Redis MB | Postgres backends MB (private) | backends",
+    );
     for (const m of memory)
       console.log(
-        `${String(m.second).padStart(6)} | ${m.api!.toFixed(0).padStart(6)} | ${m.worker!.toFixed(0).padStart(9)} | ${m.opensearch!.toFixed(0).padStart(13)} | ${m.redis!.toFixed(1)}`,
+        `${String(m.second).padStart(6)} | ${m.api!.toFixed(0).padStart(6)} | ${m.worker!.toFixed(0).padStart(9)} | ${m.opensearch!.toFixed(0).padStart(13)} | ${m.redis!.toFixed(1).padStart(8)} | ${m.postgres!.toFixed(1).padStart(30)} | ${m.backends}`,
       );
 
     // Growth: the last minute's samples against those after two minutes of warm-up.
     const warm = memory.filter((m) => m.second! >= 120 && m.second! < 180);
     const last = memory.filter((m) => m.second! >= SECONDS - 60);
     const growth: string[] = [];
-    for (const proc of ["api", "worker", "opensearch", "redis"]) {
+    for (const proc of ["api", "worker", "opensearch", "redis", "postgres"]) {
       const before = Math.max(...warm.map((m) => m[proc]!));
       const after = Math.max(...last.map((m) => m[proc]!));
       const grew = after - before;
@@ -180,7 +221,8 @@ async function main() {
       if (warm.length && last.length && grew > Math.max(30, before * 0.1)) growth.push(proc);
     }
     if (errors.length) console.log(`\nfirst errors:\n${errors.join("\n")}`);
-    const ok = errorCount === 0 && growth.length === 0;
+    if (samplingErrors.length) console.log(`\nmemory sampling failed: ${samplingErrors.join("; ")}`);
+    const ok = errorCount === 0 && growth.length === 0 && samplingErrors.length === 0;
     console.log(
       ok
         ? "\nsoak: no error, no memory growth."
