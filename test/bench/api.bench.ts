@@ -35,6 +35,11 @@ import { describeServer } from "./targets.ts";
  * repetitions of the measurement phase, BENCH_SECONDS (default 10) each; medians are reported.
  * Exit code 0 whether or not the target is met; non-zero only if the benchmark cannot run or a
  * request failed (a benchmark of failing requests measures the wrong thing).
+ *
+ * BENCH_ENGINE_CPUS (e.g. "1") gives the OpenSearch node CPUs of its own, as a deployment does:
+ * its JVM is pinned to them (taskset), and the API server and this process to the others, in
+ * both phases alike. Without it everything shares every CPU, and on a small machine the API's own
+ * CPU is taken from the engine's (see docs/PERFORMANCE.md).
  */
 
 function positiveInteger(name: string, byDefault: number): number {
@@ -72,6 +77,36 @@ function setupKinds(): SetupKind[] {
 }
 const kinds = setupKinds();
 
+/** CPU lists (taskset's syntax) for the engine and for everything else, when BENCH_ENGINE_CPUS is set. */
+function cpuSplit(): { engine: string; others: string; all: string } | undefined {
+  const wanted = process.env.BENCH_ENGINE_CPUS;
+  if (!wanted) return undefined;
+  const count = os.cpus().length;
+  const engine = new Set<number>();
+  for (const part of wanted.split(",")) {
+    const range = /^(\d+)(?:-(\d+))?$/.exec(part.trim());
+    if (!range) {
+      console.error(`BENCH_ENGINE_CPUS must list CPUs like "1" or "2-3", got ${JSON.stringify(wanted)}`);
+      process.exit(2);
+    }
+    for (let cpu = Number(range[1]); cpu <= Number(range[2] ?? range[1]); cpu += 1) engine.add(cpu);
+  }
+  const others = [...Array(count).keys()].filter((cpu) => !engine.has(cpu));
+  if ([...engine].some((cpu) => cpu >= count) || others.length === 0) {
+    console.error(
+      `BENCH_ENGINE_CPUS=${wanted} must leave at least one of the ${count} CPUs (0-${count - 1}) to the rest`,
+    );
+    process.exit(2);
+  }
+  return { engine: [...engine].join(","), others: others.join(","), all: `0-${count - 1}` };
+}
+const cpus = cpuSplit();
+
+/** Every thread of a process (the JVM's too) onto these CPUs; threads it starts later inherit it. */
+function pin(pid: number, cpuList: string): void {
+  execFileSync("taskset", ["-a", "-p", "-c", cpuList, String(pid)], { stdio: "ignore" });
+}
+
 /** The set-up being measured, for a signal: its server is stopped and its cleanups run. */
 let current: { cleanups: Cleanups; server: RunningServer | undefined } | undefined;
 let interrupted = false;
@@ -104,6 +139,7 @@ async function measureApi(setup: ApiSetup): Promise<[HttpLoadResult, CpuReport |
   const server = await startApiServer(setup.env);
   if (current) current.server = server;
   try {
+    if (cpus && setup.openSearch) pin(server.pid, cpus.others);
     const checks = await checkEveryQuery(server.baseUrl, setup.apiKey);
     const meter = new CpuMeter({
       serverPid: server.pid,
@@ -193,7 +229,9 @@ console.log(
     `${WARM_UP_SECONDS} s warm-up + ${seconds} s per phase, ${runs} run(s) per set-up; set-ups: ${kinds.join(", ")}.\n` +
     `Machine: ${os.cpus().length} CPU(s) (${os.cpus()[0]?.model ?? "unknown"}), Node ${process.version}, ` +
     `load average ${os.loadavg()[0]!.toFixed(2)}, server Postgres ${describeServer()}, ${commit()}.\n` +
-    "The load generator, the API server and the database share these CPUs: figures are for comparison, not capacity.",
+    (cpus
+      ? `OpenSearch set-up: the engine on CPU(s) ${cpus.engine}, the load generator and the API server on CPU(s) ${cpus.others} (BENCH_ENGINE_CPUS); other set-ups share every CPU.`
+      : "The load generator, the API server and the database share these CPUs: figures are for comparison, not capacity."),
 );
 
 const HEADINGS: Record<SetupKind, string> = {
@@ -218,6 +256,17 @@ try {
             `index behind ${node.alias} built by rebuildIndex in ${node.indexSeconds.toFixed(1)} s`,
         );
       if (node) await warmUpOpenSearch(node);
+      // Pinned after the warm-up: confined to one CPU, the JVM's JIT compilers compete with its
+      // searches and it was still getting faster after 2 minutes (311 to 79 ms at p50), which the
+      // first phases would have paid for.
+      if (node && cpus) {
+        if (!node.pid) throw new Error("BENCH_ENGINE_CPUS: the OpenSearch JVM's pid is unknown here");
+        pin(node.pid, cpus.engine);
+        pin(process.pid, cpus.others);
+        console.log(
+          `  OpenSearch pinned to CPU(s) ${cpus.engine}; the API server and the load generator to CPU(s) ${cpus.others}`,
+        );
+      }
       const setupRuns: ApiRun[] = [];
       for (let run = 1; run <= runs; run += 1) {
         const [api, apiCpu, checks] = await measureApi(setup);
@@ -231,6 +280,7 @@ try {
       }
       results.push({ setup, runs: setupRuns });
     } finally {
+      if (cpus) pin(process.pid, cpus.all);
       await cleanups.run();
       current = undefined;
     }
