@@ -143,10 +143,24 @@ describe("composeExtractive", () => {
     });
   });
 
-  it("follows the search ranking: the better-ranked provision is cited first", () => {
+  it("with equal evidence, follows the search ranking: the better-ranked provision is cited", () => {
     const copy = { publicId: "copy", text: ESSAI.text.replace("Le contrat", "Tout contrat") };
     const answer = composeExtractive("Durée maximale de la période d'essai ?", [copy, ESSAI], 1, RARITY);
     expect(answer.sentences[0]!.citations).toEqual(["copy"]);
+  });
+
+  it("lifts a provision ranked lower when one of its sentences answers clearly better", () => {
+    // Ranked second, a sentence with two of the four words; ranked fourth, one with all of them.
+    const partial = { publicId: "partial", text: "La période d'essai se poursuit jusqu'à son terme." };
+    const full = { publicId: "full", text: "La durée maximale de la période d'essai est de deux mois." };
+    const sources = [DEMISSION, partial, { publicId: "other", text: OTHER_TEXTS[4]! }, full];
+    const answer = composeExtractive(
+      "Quelle est la durée maximale de la période d'essai ?",
+      sources,
+      1,
+      RARITY,
+    );
+    expect(answer.sentences).toEqual([{ text: full.text, citations: ["full"] }]);
   });
 
   it("never quotes a sentence too long to be one (a table or an enumeration)", () => {

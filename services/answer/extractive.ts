@@ -46,7 +46,14 @@ function quotable(sentence: string): string | undefined {
   return wordCount(leadIn) <= MAX_SENTENCE_WORDS ? leadIn : undefined;
 }
 /** The answer as a whole must cover this share, or the evidence is insufficient. */
-export const MIN_ANSWER_COVERAGE = 0.5;
+export const MIN_ANSWER_COVERAGE = 0.45;
+
+/**
+ * How much the search ranking counts when sentences are chosen: a sentence's score is multiplied
+ * by 1 + RANK_PRIOR / (1 + rank), so the first provision's best sentence weighs twice its
+ * coverage, the fifth's 1.2 times, the twentieth's 1.05 times.
+ */
+export const RANK_PRIOR = 1;
 
 interface Candidate {
   source: number;
@@ -125,16 +132,20 @@ export function composeExtractive(
     c.score = c.coverage / Math.sqrt(Math.max(1, words / 25));
   }
 
-  // Follow the search ranking: each retrieved provision, best ranked first, gives its best
-  // sentence when that sentence covers enough of the question. A ranking that put a provision
-  // first knows more about relevance (headings, proximity, the whole text) than one sentence does.
-  const chosen: Candidate[] = [];
-  for (let source = 0; source < sources.length && chosen.length < maxSentences; source++) {
+  // Each retrieved provision offers its best sentence when that sentence covers enough of the
+  // question; the best offers win, each weighed by its sentence's evidence and by the search rank
+  // of its provision. The ranking knows what one sentence cannot (headings, proximity, the whole
+  // text); the sentence knows what the ranking cannot (that this provision states the answer), and
+  // lifts a provision ranked below the first few when one of its sentences answers better.
+  const offers: Candidate[] = [];
+  for (let source = 0; source < sources.length; source++) {
     const best = candidates
       .filter((c) => c.source === source && c.coverage >= MIN_SENTENCE_COVERAGE)
       .sort((a, b) => b.score - a.score)[0];
-    if (best && !chosen.some((x) => x.text === best.text)) chosen.push(best);
+    if (best && !offers.some((x) => x.text === best.text)) offers.push(best);
   }
+  const weighed = (c: Candidate) => c.score * (1 + RANK_PRIOR / (1 + c.source));
+  const chosen = offers.sort((a, b) => weighed(b) - weighed(a) || a.source - b.source).slice(0, maxSentences);
   const coverage = covered(new Set(chosen.flatMap((c) => [...c.terms])));
   if (chosen.length === 0 || coverage < MIN_ANSWER_COVERAGE)
     return { sentences: [], evidence: "insufficient", coverage };
