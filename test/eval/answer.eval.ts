@@ -18,6 +18,7 @@ import { PostgresSearchEngine } from "../../services/search/postgres-engine.ts";
 import { searchProvisions } from "../../services/search/service.ts";
 import { Synonyms } from "../../services/search/synonyms.ts";
 import { openStore } from "../../services/store/open.ts";
+import { pairedBootstrap } from "./metrics.ts";
 
 /**
  * npm run eval:answer — the answer endpoint's composer on questions from
@@ -179,6 +180,13 @@ try {
     `answered on another question's sources (evidence gate, lower is better): ${pct(mismatchedAnswered / n)}`,
   );
   const recallRatio = mean(totals.answer.recall) / Math.max(mean(totals.search.recall), 1e-9);
+  const gap = pairedBootstrap(totals.answer.recall, totals.search.recall);
+  const points = (value: number) => `${value >= 0 ? "+" : ""}${(value * 100).toFixed(2)}`;
+  console.log(
+    `Citation recall, answer minus search top-5, per question: ${points(gap.mean)} points, ` +
+      `95% interval ${points(gap.low)} to ${points(gap.high)} (paired bootstrap over the questions; ` +
+      `an interval holding 0 is a difference these questions cannot tell from chance).`,
+  );
   console.log(
     `\nTargets: support rate 100% — ${totals.answer.supported === totals.answer.sentences ? "met" : "NOT met"}; ` +
       `citation recall ≥ search top-5 (${recallRatio.toFixed(2)}x) — ${recallRatio >= 1 ? "met" : "NOT met"}.`,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { meanMetrics, rankMetrics } from "./metrics.ts";
+import { meanMetrics, pairedBootstrap, rankMetrics } from "./metrics.ts";
 
 describe("rankMetrics", () => {
   it("scores a ranking against a relevant set at 10", () => {
@@ -18,5 +18,32 @@ describe("rankMetrics", () => {
       ndcg: 0,
     });
     expect(meanMetrics([rankMetrics(["a"], new Set(["a"])), rankMetrics([], new Set(["a"]))]).hit).toBe(0.5);
+  });
+});
+
+describe("pairedBootstrap", () => {
+  it("brackets a clear difference away from zero, and a noisy one around it", () => {
+    const clear = pairedBootstrap(
+      Array.from({ length: 200 }, (_, i) => (i % 4 === 0 ? 1 : 0.5)),
+      Array.from({ length: 200 }, () => 0.25),
+    );
+    expect(clear.mean).toBeCloseTo(0.375);
+    expect(clear.low).toBeGreaterThan(0.3);
+    expect(clear.high).toBeLessThan(0.45);
+    // Half the pairs one way, half the other: no difference the data can show.
+    const noisy = pairedBootstrap(
+      Array.from({ length: 200 }, (_, i) => (i % 2 ? 1 : 0)),
+      Array.from({ length: 200 }, (_, i) => (i % 2 ? 0 : 1)),
+    );
+    expect(noisy.mean).toBe(0);
+    expect(noisy.low).toBeLessThan(0);
+    expect(noisy.high).toBeGreaterThan(0);
+  });
+
+  it("gives the same interval on every run, and refuses unpaired series", () => {
+    const a = [0.1, 0.9, 0.4, 0.7, 0.3];
+    const b = [0.2, 0.5, 0.5, 0.1, 0.3];
+    expect(pairedBootstrap(a, b)).toEqual(pairedBootstrap(a, b));
+    expect(() => pairedBootstrap([1], [1, 2])).toThrow(/same/);
   });
 });

@@ -27,3 +27,47 @@ export function meanMetrics(all: RankMetrics[]): RankMetrics {
   const mean = (key: keyof RankMetrics) => all.reduce((sum, m) => sum + m[key], 0) / Math.max(1, all.length);
   return { hit: mean("hit"), mrr: mean("mrr"), recall: mean("recall"), ndcg: mean("ndcg") };
 }
+
+/** A small seeded generator (mulberry32): the same resamples, hence the same interval, every run. */
+function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export interface PairedDifference {
+  /** Mean of a[i] − b[i]. */
+  mean: number;
+  /** 95% interval of that mean, percentile bootstrap over the pairs. */
+  low: number;
+  high: number;
+}
+
+/**
+ * How sure a difference between two measures of the same questions is: the questions are
+ * resampled with replacement, pairs kept together, and the middle 95% of the resampled mean
+ * differences is the interval. An interval that holds 0 is a difference the questions cannot tell
+ * from chance.
+ */
+export function pairedBootstrap(a: number[], b: number[], resamples = 5000, seed = 1): PairedDifference {
+  if (a.length !== b.length || a.length === 0)
+    throw new Error("pairedBootstrap: two series of the same, non-zero length");
+  const d = a.map((x, i) => x - b[i]!);
+  const n = d.length;
+  const random = seeded(seed);
+  const means = Array.from({ length: resamples }, () => {
+    let sum = 0;
+    for (let i = 0; i < n; i++) sum += d[Math.floor(random() * n)]!;
+    return sum / n;
+  }).sort((x, y) => x - y);
+  return {
+    mean: d.reduce((s, x) => s + x, 0) / n,
+    low: means[Math.floor(resamples * 0.025)]!,
+    high: means[Math.ceil(resamples * 0.975) - 1]!,
+  };
+}
