@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import type { Config } from "../../services/core/config.ts";
 import { InputError } from "../../services/core/errors.ts";
 import type { Database } from "../../services/store/database.ts";
-import { unfinishedSubmittedRuns, waitingRuns } from "../../services/store/ingest-runs.ts";
+import { finishIngestRun, unfinishedSubmittedRuns, waitingRuns } from "../../services/store/ingest-runs.ts";
 import type { QueueSettings } from "../queue/connection.ts";
 import type { OutboxPump } from "../queue/dispatcher.ts";
 import { executeIngestRun } from "./execute.ts";
@@ -71,8 +71,10 @@ export function queueExecutor(
 
 /**
  * The worker's sweep of the ingest_runs table, which is the outbox of submitted runs: a run still
- * queued after `afterSeconds` whose job the queue does not hold is queued again. Looked at every
- * `everySeconds` at most (the dispatcher calls it every second).
+ * queued after `afterSeconds` whose job the queue does not hold is queued again, and one whose job
+ * the queue gave up on before the run could start (its attempts spent, say on a database that did
+ * not answer) is recorded as failed with the queue's reason, so that its status does not stay
+ * `queued`. Looked at every `everySeconds` at most (the dispatcher calls it every second).
  */
 export function runRequeuePump(
   db: Database,
@@ -88,7 +90,21 @@ export function runRequeuePump(
       next = Date.now() + everySeconds * 1000;
       let requeued = 0;
       for (const runId of await waitingRuns(db, afterSeconds)) {
-        if (await queue.getJob(`run-${runId}`)) continue;
+        const job = await queue.getJob(`run-${runId}`);
+        if (job && (await job.isFailed())) {
+          await finishIngestRun(
+            db,
+            runId,
+            {},
+            `the queue gave up on the run before it started: ${job.failedReason}`,
+          );
+          logger.warn(
+            { runId, reason: job.failedReason },
+            "ingest run failed in the queue before it started",
+          );
+          continue;
+        }
+        if (job) continue;
         await addRunJob(queue, runId);
         requeued += 1;
         logger.info(
