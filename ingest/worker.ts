@@ -1,6 +1,7 @@
 import { Queue } from "bullmq";
 import { config } from "../services/core/config.ts";
 import { logger } from "../services/core/logger.ts";
+import { within } from "../services/core/within.ts";
 import { createIndexedEngine } from "../services/search/engines.ts";
 import { openStore } from "../services/store/open.ts";
 import { CHANGES_QUEUE, changePump, changeQueueSink, startChangeWriter } from "./queue/change-queue.ts";
@@ -9,6 +10,9 @@ import { type OutboxPump, startDispatcher } from "./queue/dispatcher.ts";
 import { INDEX_QUEUE, indexPump, queueSink, startIndexWorker } from "./queue/index-queue.ts";
 import { INGEST_QUEUE, runRequeuePump, startIngestWorker } from "./runs/executors.ts";
 
+/** How long a stopping worker waits for its jobs and connections to close. */
+const STOP_GRACE_MS = 10_000;
+
 /**
  * `npm run worker`: the production topology's background process. It runs submitted ingest runs
  * (`ingest` queue), turns the change outbox into jobs for the change-log writer (`changes`
@@ -16,9 +20,6 @@ import { INGEST_QUEUE, runRequeuePump, startIngestWorker } from "./runs/executor
  * queue). Any number may run: the outboxes hand each entry to one of them, and jobs are
  * idempotent.
  */
-/** How long a stopping worker waits for its jobs and connections to close. */
-const STOP_GRACE_MS = 10_000;
-
 async function main() {
   const cfg = config();
   if (!cfg.DATABASE_URL || !cfg.REDIS_URL) {
@@ -52,7 +53,7 @@ async function main() {
   }
   const dispatcher = startDispatcher(pumps, logger);
   logger.info(
-    { queues: ["ingest", ...pumps.slice(1).map((p) => p.name)], engine: engine?.name, alias: engine?.alias },
+    { queues: queues.map((q) => q.name), engine: engine?.name, alias: engine?.alias },
     "worker started",
   );
 
@@ -69,10 +70,7 @@ async function main() {
     // Closing can wait on a Redis connection that is still being re-made (seen right after a Redis
     // restart). Jobs are idempotent and another worker takes up an unfinished one, so the stop is
     // bounded rather than left to hang.
-    const inTime = await Promise.race([
-      closed,
-      new Promise<false>((resolve) => setTimeout(() => resolve(false), STOP_GRACE_MS).unref()),
-    ]);
+    const inTime = await within(closed, STOP_GRACE_MS, false);
     if (!inTime) logger.warn({ seconds: STOP_GRACE_MS / 1000 }, "worker stopped before its jobs closed");
     process.exit(inTime ? 0 : 1);
   };

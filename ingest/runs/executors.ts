@@ -2,6 +2,7 @@ import { type ConnectionOptions, Queue, UnrecoverableError, Worker } from "bullm
 import type { Logger } from "pino";
 import type { Config } from "../../services/core/config.ts";
 import { InputError } from "../../services/core/errors.ts";
+import { within } from "../../services/core/within.ts";
 import type { Database } from "../../services/store/database.ts";
 import { finishIngestRun, unfinishedSubmittedRuns, waitingRuns } from "../../services/store/ingest-runs.ts";
 import type { QueueSettings } from "../queue/connection.ts";
@@ -52,19 +53,18 @@ export function queueExecutor(
         () => true,
         () => false,
       );
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<false>((resolve) => {
-        timer = setTimeout(() => resolve(false), waitMs);
-      });
-      return Promise.race([added, late]).finally(() => clearTimeout(timer));
+      return within(added, waitMs, false);
     },
     // Closing waits for Redis; when it is unreachable the connection is dropped instead.
     close: async () => {
-      const closed = await Promise.race([
-        queue.close().then(() => true),
-        new Promise<false>((resolve) => setTimeout(() => resolve(false), waitMs).unref()),
-      ]);
-      if (!closed) await queue.disconnect();
+      if (
+        !(await within(
+          queue.close().then(() => true),
+          waitMs,
+          false,
+        ))
+      )
+        await queue.disconnect();
     },
   };
 }

@@ -64,7 +64,6 @@ export const configSchema = z.object({
   SEARCH_SHARDS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(64).default(1)),
   /** Replicas of each shard in a new index (0 on a single node). */
   SEARCH_REPLICAS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(5).default(0)),
-  /** On first start with an empty store, load the bundled LEGI corpus (set to false to start empty). */
   /**
    * Seconds a queue worker holds a job's lock (renewed while it runs); a job whose worker died is
    * run again within about twice this. BullMQ's default is 30.
@@ -78,6 +77,7 @@ export const configSchema = z.object({
     emptyAsUndefined,
     z.coerce.number().int().min(1).max(86_400).default(300),
   ),
+  /** On first start with an empty store, load the bundled LEGI corpus (set to false to start empty). */
   INGEST_ON_FIRST_START: z.preprocess(
     emptyAsUndefined,
     z

@@ -1,14 +1,14 @@
 import { InputError } from "../../../services/core/errors.ts";
 import { legiDate } from "./dates.ts";
 
+/** An ISO date, or an instant (LEGI's index writes Paris midnight as UTC: 1973-01-02T23:00:00.000Z). */
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+
 /**
  * Reads values out of a LEGI JSON file, which is only as well-formed as its producer made it: each
  * reader checks the kind of value it expects and refuses anything else with the file and the field
  * named, so a damaged file is an InputError, never a TypeError half-way through a code.
  */
-/** An ISO date, or an instant (LEGI's index writes Paris midnight as UTC: 1973-01-02T23:00:00.000Z). */
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
-
 export class RawReader {
   constructor(readonly file: string) {}
 
