@@ -143,6 +143,39 @@ describe("composeExtractive", () => {
     });
   });
 
+  it("weighs a word a sentence only inherits from its headings at half one it states", () => {
+    const question = "Quelle est la durée maximale de la période d'essai ?";
+    // Ranked first, a sentence that states two of the words and inherits the others from its
+    // heading; ranked second, one that states them all.
+    const inherits = {
+      publicId: "inherits",
+      text: "La durée maximale ne peut dépasser huit mois.",
+      headings: ["Section 4 : Période d'essai"],
+    };
+    const states = {
+      publicId: "states",
+      text: "La durée maximale de la période d'essai est fixée par accord.",
+    };
+    const answer = composeExtractive(question, [inherits, states], 1, RARITY);
+    expect(answer.sentences).toEqual([{ text: states.text, citations: ["states"] }]);
+    // Alone, it still answers: inherited words count, at half.
+    const alone = composeExtractive(question, [inherits], 1, RARITY);
+    expect(alone.evidence).toBe("sufficient");
+    expect(alone.coverage).toBeLessThan(composeExtractive(question, [states], 1, RARITY).coverage);
+  });
+
+  it("counts an enumeration's length by its lead-in when the list adds no question word", () => {
+    // ESSAI is one 50-word sentence whose lead-in states the question; the list after it is the
+    // answer. It keeps its first rank against a short sentence with the same words.
+    const short = {
+      publicId: "short",
+      text: "La durée maximale de la période d'essai est fixée par accord.",
+    };
+    const question = "Quelle est la durée maximale de la période d'essai ?";
+    const answer = composeExtractive(question, [ESSAI, short], 1, RARITY);
+    expect(answer.sentences).toEqual([{ text: ESSAI.text, citations: [ESSAI.publicId] }]);
+  });
+
   it("with equal evidence, follows the search ranking: the better-ranked provision is cited", () => {
     const copy = { publicId: "copy", text: ESSAI.text.replace("Le contrat", "Tout contrat") };
     const answer = composeExtractive("Durée maximale de la période d'essai ?", [copy, ESSAI], 1, RARITY);

@@ -22,7 +22,7 @@ export interface Composition {
   sentences: AnswerSentence[];
   /** Insufficient: no retrieved provision speaks to enough of the question. */
   evidence: "sufficient" | "insufficient";
-  /** Share of the question's weighted terms the answer covers, 0–1. */
+  /** Share of the question's weighted terms the answer covers, inherited ones at INHERITED_WEIGHT, 0–1. */
   coverage: number;
 }
 
@@ -49,6 +49,15 @@ function quotable(sentence: string): string | undefined {
 export const MIN_ANSWER_COVERAGE = 0.45;
 
 /**
+ * What a word a sentence only inherits weighs, against one it states itself. A sentence is read
+ * with its section's headings and its provision's first sentence ("Section 4 : Période d'essai"
+ * tells what "Elle peut être renouvelée une fois" is about), but every sentence of the section
+ * inherits them alike: they cannot tell its sentences apart, and an answer made of inherited
+ * words is weaker evidence than one that states them.
+ */
+export const INHERITED_WEIGHT = 0.5;
+
+/**
  * How much the search ranking counts when sentences are chosen: a sentence's score is multiplied
  * by 1 + RANK_PRIOR / (1 + rank), so the first provision's best sentence weighs twice its
  * coverage, the fifth's 1.2 times, the twentieth's 1.05 times.
@@ -59,9 +68,23 @@ interface Candidate {
   source: number;
   position: number;
   text: string;
+  /** Question terms the sentence states itself. */
+  own: Set<string>;
+  /** Question terms it states or inherits from its headings and its provision's first sentence. */
   terms: Set<string>;
   score: number;
   coverage: number;
+}
+
+/** A sentence's length in words, or its lead-in's when the list after it adds no question word. */
+function matchingLength(c: Candidate): number {
+  const colon = c.text.indexOf(":");
+  if (colon > 0) {
+    const leadIn = c.text.slice(0, colon + 1);
+    const stated = wordsOf(leadIn);
+    if ([...c.own].every((t) => stated.has(t))) return wordCount(leadIn);
+  }
+  return wordCount(c.text);
 }
 
 const wordsOf = (text: string) =>
@@ -107,6 +130,7 @@ export function composeExtractive(
           source: i,
           position,
           text,
+          own: new Set([...wordsOf(text)].filter((t) => questionTerms.includes(t))),
           terms: new Set([...wordsOf(text), ...context].filter((t) => questionTerms.includes(t))),
           score: 0,
           coverage: 0,
@@ -125,11 +149,18 @@ export function composeExtractive(
   if (total === 0) return { sentences: [], evidence: "insufficient", coverage: 0 };
   const covered = (terms: Iterable<string>) =>
     [...terms].reduce((sum, t) => sum + (weight.get(t) ?? 0), 0) / total;
+  // Evidence: the terms stated in full, the terms only inherited at INHERITED_WEIGHT.
+  const evidenceOf = (stated: Iterable<string>, all: Iterable<string>) => {
+    const own = covered(stated);
+    return own + INHERITED_WEIGHT * (covered(all) - own);
+  };
   for (const c of candidates) {
     c.coverage = covered(c.terms);
-    const words = wordCount(c.text);
-    // Coverage first; long sentences pay a little.
-    c.score = c.coverage / Math.sqrt(Math.max(1, words / 25));
+    // Evidence first; long sentences pay a little, since a long one holds more words by chance.
+    // An enumeration whose lead-in already states every question word the sentence states is as
+    // long as its lead-in: the list is the answer it announces ("… dont la durée maximale est :
+    // 1° … de deux mois ; …"), not more words that happen to match.
+    c.score = evidenceOf(c.own, c.terms) / Math.sqrt(Math.max(1, matchingLength(c) / 25));
   }
 
   // Each retrieved provision offers its best sentence when that sentence covers enough of the
@@ -146,7 +177,10 @@ export function composeExtractive(
   }
   const weighed = (c: Candidate) => c.score * (1 + RANK_PRIOR / (1 + c.source));
   const chosen = offers.sort((a, b) => weighed(b) - weighed(a) || a.source - b.source).slice(0, maxSentences);
-  const coverage = covered(new Set(chosen.flatMap((c) => [...c.terms])));
+  const coverage = evidenceOf(
+    new Set(chosen.flatMap((c) => [...c.own])),
+    new Set(chosen.flatMap((c) => [...c.terms])),
+  );
   if (chosen.length === 0 || coverage < MIN_ANSWER_COVERAGE)
     return { sentences: [], evidence: "insufficient", coverage };
   chosen.sort((a, b) => a.source - b.source || a.position - b.position);
