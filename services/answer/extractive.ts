@@ -37,13 +37,17 @@ export const MAX_SENTENCE_WORDS = 120;
 
 const wordCount = (text: string) => text.split(/\s+/).length;
 
+/** What announces an enumeration: the sentence up to its first colon, if it has words before it. */
+function leadInOf(sentence: string): string | undefined {
+  const colon = sentence.indexOf(":");
+  return colon > 0 ? sentence.slice(0, colon + 1) : undefined;
+}
+
 /** What of a sentence may be quoted: itself, the lead-in of a long enumeration, or nothing. */
 function quotable(sentence: string): string | undefined {
   if (wordCount(sentence) <= MAX_SENTENCE_WORDS) return sentence;
-  const colon = sentence.indexOf(":");
-  if (colon < 0) return undefined;
-  const leadIn = sentence.slice(0, colon + 1);
-  return wordCount(leadIn) <= MAX_SENTENCE_WORDS ? leadIn : undefined;
+  const leadIn = leadInOf(sentence);
+  return leadIn && wordCount(leadIn) <= MAX_SENTENCE_WORDS ? leadIn : undefined;
 }
 /** The answer as a whole must cover this share, or the evidence is insufficient. */
 export const MIN_ANSWER_COVERAGE = 0.45;
@@ -78,9 +82,8 @@ interface Candidate {
 
 /** A sentence's length in words, or its lead-in's when the list after it adds no question word. */
 function matchingLength(c: Candidate): number {
-  const colon = c.text.indexOf(":");
-  if (colon > 0) {
-    const leadIn = c.text.slice(0, colon + 1);
+  const leadIn = leadInOf(c.text);
+  if (leadIn) {
     const stated = wordsOf(leadIn);
     if ([...c.own].every((t) => stated.has(t))) return wordCount(leadIn);
   }
@@ -125,13 +128,14 @@ export function composeExtractive(
     return sentences.flatMap((sentence, position) => {
       const text = quotable(sentence);
       if (text === undefined) return [];
+      const stated = [...wordsOf(text)].filter((t) => questionTerms.includes(t));
       return [
         {
           source: i,
           position,
           text,
-          own: new Set([...wordsOf(text)].filter((t) => questionTerms.includes(t))),
-          terms: new Set([...wordsOf(text), ...context].filter((t) => questionTerms.includes(t))),
+          own: new Set(stated),
+          terms: new Set([...stated, ...[...context].filter((t) => questionTerms.includes(t))]),
           score: 0,
           coverage: 0,
         },
