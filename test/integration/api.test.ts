@@ -294,6 +294,30 @@ describe.each(SETUPS)("API v1 on $name", ({ kind, redis }) => {
       }
     });
 
+    it("refuses a NUL character (U+0000) anywhere in a request with a 400 naming where (found by fuzzing)", async () => {
+      // Postgres text cannot hold NUL: without this check these were 500s from the store.
+      const cases: Array<[string, string]> = [
+        ["/api/v1/provisions/%00", "id"],
+        ["/api/v1/provisions/code-du-travail/L1%00", "number"],
+        ["/api/v1/provisions/%00/versions", "id"],
+        ["/api/v1/documents/%00", "id"],
+        ["/api/v1/search?q=cong%C3%A9s&document=%00", "document"],
+        ["/api/v1/changes?since=2024-01-01&document=a%00", "document"],
+      ];
+      for (const [path, field] of cases) {
+        const r = await call(api, path, { key: api.keys.all });
+        expectEnvelope(r, 400, "invalid_request", `${field}: must not contain a NUL`);
+        expectCommonHeaders(r);
+      }
+      const answer = await call(api, "/api/v1/answer", {
+        key: api.keys.all,
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ question: "licenciement\u0000 économique" }),
+      });
+      expectEnvelope(answer, 400, "invalid_request", "question: must not contain a NUL");
+    });
+
     it("sends security headers and serves the OpenAPI document and its page without a key", async () => {
       const r = await call(api, "/api/v1/domains", { key: api.keys.reader });
       expect(r.headers.get("x-content-type-options")).toBe("nosniff");

@@ -19,9 +19,38 @@ export function validate<S extends z.ZodType>(part: Part, schema: S): RequestHan
         (part === "query" ? String(issue.path[0] ?? "") : issue.path.map(String).join(".")) || part;
       return next(new AppError("invalid_request", `${field}: ${issue.message}`, field));
     }
+    const nul = nulCharacterAt(parsed.data);
+    if (nul) {
+      const field = (part === "query" ? nul[0] : nul.join(".")) || part;
+      return next(new AppError("invalid_request", `${field}: ${NUL_MESSAGE}`, field));
+    }
     res.locals[part] = parsed.data;
     next();
   };
+}
+
+const NUL_MESSAGE = "must not contain a NUL character (U+0000)";
+
+/**
+ * Where a value holds U+0000, as a path of keys, or undefined. PostgreSQL text cannot store NUL,
+ * so a NUL anywhere in a request is the client's error: refused with a 400 naming the field
+ * before any statement sees it.
+ */
+export function nulCharacterAt(value: unknown, path: string[] = []): string[] | undefined {
+  if (typeof value === "string") return value.includes("\u0000") ? path : undefined;
+  if (value === null || typeof value !== "object") return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const found = nulCharacterAt(item, [...path, key]);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** A path segment as the route read it, refused with a 400 naming it when it holds a NUL. */
+export function pathParameter(value: string | string[] | undefined, name: string): string {
+  const text = Array.isArray(value) ? value.join("/") : String(value ?? "");
+  if (text.includes("\u0000")) throw new AppError("invalid_request", `${name}: ${NUL_MESSAGE}`, name);
+  return text;
 }
 
 export function parsed<S extends z.ZodType>(res: Response, part: Part, _schema: S): z.infer<S> {

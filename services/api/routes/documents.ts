@@ -13,7 +13,7 @@ import {
 import type { AppContext } from "../context.ts";
 import { type Meta, meta } from "../envelope.ts";
 import { type access, principal } from "../middleware/access.ts";
-import { parsed, validate } from "../middleware/validate.ts";
+import { parsed, pathParameter, validate } from "../middleware/validate.ts";
 import { filterBlock, provisionUrl } from "../presenters/search.ts";
 import { booleanParam, filterSchema, metaSchema, paginationSchema } from "../schemas.ts";
 
@@ -196,7 +196,7 @@ export function documentsRouter(ctx: AppContext, guard: ReturnType<typeof access
         await documentBody(
           ctx,
           principal(res),
-          String(req.params.id),
+          pathParameter(req.params.id, "id"),
           parsed(res, "query", documentQuerySchema),
           meta(res),
         ),

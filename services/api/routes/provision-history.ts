@@ -7,7 +7,7 @@ import { findProvision, listVersions, type ProvisionRecord } from "../../store/c
 import type { AppContext } from "../context.ts";
 import { meta } from "../envelope.ts";
 import { type access, principal } from "../middleware/access.ts";
-import { parsed, validate } from "../middleware/validate.ts";
+import { parsed, pathParameter, validate } from "../middleware/validate.ts";
 import { provisionUrl } from "../presenters/search.ts";
 import { metaSchema } from "../schemas.ts";
 
@@ -87,7 +87,9 @@ export const diffResponseSchema = z
 
 /** The provision the path names, if the calling key may read it (its fields of law). */
 async function provisionFrom(ctx: AppContext, req: Request, res: Response): Promise<ProvisionRecord> {
-  const id = req.params.number ? `${req.params.document}/${req.params.number}` : String(req.params.id);
+  const id = req.params.number
+    ? `${pathParameter(req.params.document, "document")}/${pathParameter(req.params.number, "number")}`
+    : pathParameter(req.params.id, "id");
   const provision = await findProvision(ctx.db, id);
   if (!provision)
     throw new AppError(

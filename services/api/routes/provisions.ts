@@ -9,7 +9,7 @@ import { findProvision, listAmendingActs, listVersions } from "../../store/corpu
 import type { AppContext } from "../context.ts";
 import { type Meta, meta } from "../envelope.ts";
 import { type access, principal } from "../middleware/access.ts";
-import { parsed, validate } from "../middleware/validate.ts";
+import { parsed, pathParameter, validate } from "../middleware/validate.ts";
 import { presentAsOf, presentProvision } from "../presenters/provision.ts";
 import { isoDateParam, metaSchema } from "../schemas.ts";
 import { NO_TEXT_NOTE } from "./provision-history.ts";
@@ -149,7 +149,10 @@ export function provisionsRouter(ctx: AppContext, guard: ReturnType<typeof acces
       guard("corpus:read"),
       validate("query", provisionQuerySchema),
       async (req, res) => {
-        await handler(`${req.params.document}/${req.params.number}`, res);
+        await handler(
+          `${pathParameter(req.params.document, "document")}/${pathParameter(req.params.number, "number")}`,
+          res,
+        );
       },
     )
     .get(
@@ -157,7 +160,7 @@ export function provisionsRouter(ctx: AppContext, guard: ReturnType<typeof acces
       guard("corpus:read"),
       validate("query", provisionQuerySchema),
       async (req, res) => {
-        await handler(String(req.params.id), res);
+        await handler(pathParameter(req.params.id, "id"), res);
       },
     );
 }
