@@ -36,7 +36,12 @@ export async function buildContext(
     config.REDIS_PREFIX,
   );
   const synonyms = Synonyms.load(config.SEARCH_SYNONYMS);
-  const search = await createSearchEngine(config, db, synonyms);
+  // Searches run under a statement timeout (server Postgres), on connections of their own.
+  const search = await createSearchEngine(
+    config,
+    db.withStatementTimeout(config.SEARCH_TIMEOUT_MS),
+    synonyms,
+  );
   const keys = new KeyCache();
   // Server Postgres only, where other processes may revoke keys. Embedded, every revocation goes
   // through this process (the CLI uses the admin socket) and keys are read from the in-process

@@ -65,6 +65,14 @@ export const configSchema = z.object({
   /** Replicas of each shard in a new index (0 on a single node). */
   SEARCH_REPLICAS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(5).default(0)),
   /**
+   * Milliseconds a Postgres search may run (a server statement timeout) and wait for a connection
+   * before it fails with the API's error envelope. Server Postgres only: PGlite cannot cancel a query.
+   */
+  SEARCH_TIMEOUT_MS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int().min(100).max(600_000).default(5_000),
+  ),
+  /**
    * Seconds a queue worker holds a job's lock (renewed while it runs); a job whose worker died is
    * run again within about twice this. BullMQ's default is 30.
    */

@@ -1,13 +1,13 @@
-import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
 import pg from "pg";
 import { redactUrl } from "../core/config.ts";
+import { EmbeddedDatabase } from "./embedded-database.ts";
+import { parsers } from "./type-parsers.ts";
 
 /**
  * The only module that knows which Postgres we talk to. Everything above it sees `Database`:
- * the same SQL runs on a Postgres server (through `pg`) and on embedded PGlite.
+ * the same SQL runs on a Postgres server (through `pg`) and on embedded PGlite (in a worker
+ * thread: services/store/embedded-database.ts).
  */
 export interface Queryable {
   query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: Row[] }>;
@@ -29,38 +29,60 @@ export interface Database extends Queryable {
     onNotify: (payload: string) => void,
     onState?: (listening: boolean) => void,
   ): Promise<() => Promise<void>>;
+  /** How the store has been answering, read by readiness checks that must not queue behind work. */
+  activity(): StoreActivity;
+  /**
+   * This database for statements that must not run longer than `ms` (searches). Server Postgres:
+   * a pool of its own whose statements the server cancels after `ms` (error code 57014), and which
+   * hands out a connection within `ms` or fails. PGlite cannot cancel a statement: itself.
+   */
+  withStatementTimeout(ms: number): Database;
   close(): Promise<void>;
 }
 
-const DATE_OID = 1082;
-const INT8_OID = 20;
-const NUMERIC_OID = 1700;
+export interface StoreActivity {
+  /** When a statement last succeeded (epoch ms), through this database or a view of it. */
+  lastAnswerAt: number | undefined;
+  /**
+   * Statements under way: running or waiting for a connection (server Postgres: the main pool,
+   * not the statement-timeout views), sent and not yet answered (PGlite).
+   */
+  inFlight: number;
+}
 
-/** Dates stay `YYYY-MM-DD` strings (no time zone games); counts become numbers. */
-const parsers = {
-  [DATE_OID]: (value: string) => value,
-  [INT8_OID]: (value: string) => Number(value),
-  [NUMERIC_OID]: (value: string) => Number(value),
-};
+/** The last successful answer, shared by a server database and its statement-timeout views. */
+class AnswerClock {
+  lastAnswerAt: number | undefined;
+  answered() {
+    this.lastAnswerAt = Date.now();
+  }
+}
 
 class ServerDatabase implements Database {
   readonly kind = "pg" as const;
   readonly location: string;
   private readonly pool: pg.Pool;
+  private readonly views = new Map<number, ServerDatabase>();
+  private closed: Promise<void> | undefined;
 
   constructor(
     private readonly url: string,
-    poolSize: number,
-    onIdleError: (error: Error) => void,
+    private readonly poolSize: number,
+    private readonly onIdleError: (error: Error) => void,
+    private readonly clock = new AnswerClock(),
+    limits: Pick<pg.PoolConfig, "statement_timeout" | "connectionTimeoutMillis"> = {},
   ) {
     this.location = redactUrl(url);
     this.pool = new pg.Pool({
       connectionString: url,
       max: poolSize,
+      // No JIT: a search's plan is costed high (estimates over two million postings) but runs in
+      // milliseconds; compiling its expressions took 2.3 s a query (seen in eval:relevance).
+      options: "-c jit=off",
+      ...limits,
       types: {
         getTypeParser: ((oid: number, format?: string) =>
-          (parsers as Record<number, (v: string) => unknown>)[oid] ??
-          pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
+          parsers[oid] ?? pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
       },
     });
     // An idle connection dropped by the server (restart, failover) must not crash the process;
@@ -70,11 +92,31 @@ class ServerDatabase implements Database {
 
   async query<Row>(sql: string, params?: unknown[]) {
     const result = await this.pool.query(sql, params);
+    this.clock.answered();
     return { rows: result.rows as Row[] };
   }
 
   async exec(sql: string) {
     await this.pool.query(sql);
+    this.clock.answered();
+  }
+
+  activity(): StoreActivity {
+    const { totalCount, idleCount, waitingCount } = this.pool;
+    return { lastAnswerAt: this.clock.lastAnswerAt, inFlight: totalCount - idleCount + waitingCount };
+  }
+
+  withStatementTimeout(ms: number): Database {
+    let view = this.views.get(ms);
+    if (!view) {
+      // A pool of its own: long searches fill it, never the pool readiness and key checks use.
+      view = new ServerDatabase(this.url, this.poolSize, this.onIdleError, this.clock, {
+        statement_timeout: ms,
+        connectionTimeoutMillis: ms,
+      });
+      this.views.set(ms, view);
+    }
+    return view;
   }
 
   async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
@@ -88,11 +130,14 @@ class ServerDatabase implements Database {
     };
     client.on("error", onError);
     const tx: Queryable = {
-      query: async <Row>(sql: string, params?: unknown[]) => ({
-        rows: (await client.query(sql, params)).rows as Row[],
-      }),
+      query: async <Row>(sql: string, params?: unknown[]) => {
+        const result = await client.query(sql, params);
+        this.clock.answered();
+        return { rows: result.rows as Row[] };
+      },
       exec: async (sql: string) => {
         await client.query(sql);
+        this.clock.answered();
       },
     };
     try {
@@ -147,62 +192,11 @@ class ServerDatabase implements Database {
     };
   }
 
-  async close() {
-    await this.pool.end();
-  }
-}
-
-class EmbeddedDatabase implements Database {
-  readonly kind = "pglite" as const;
-
-  private constructor(
-    private readonly db: PGlite,
-    readonly location: string,
-  ) {}
-
-  static async open(dataDir: string | undefined): Promise<EmbeddedDatabase> {
-    if (dataDir) mkdirSync(path.dirname(dataDir), { recursive: true });
-    const db = await PGlite.create({ dataDir, extensions: { unaccent }, parsers });
-    return new EmbeddedDatabase(db, dataDir ?? "memory://");
-  }
-
-  async query<Row>(sql: string, params?: unknown[]) {
-    // PGlite runs queued queries back to back without giving the event loop a turn; yielding
-    // first keeps the server accepting connections under load (p99 halved in bench:api).
-    await new Promise((resolve) => setImmediate(resolve));
-    const result = await this.db.query<Row>(sql, params);
-    return { rows: result.rows };
-  }
-
-  async exec(sql: string) {
-    await this.db.exec(sql);
-  }
-
-  async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
-    return this.db.transaction(async (inner) =>
-      work({
-        query: async <Row>(sql: string, params?: unknown[]) => ({
-          rows: (await inner.query<Row>(sql, params)).rows,
-        }),
-        exec: async (sql: string) => {
-          await inner.exec(sql);
-        },
-      }),
+  close(): Promise<void> {
+    this.closed ??= Promise.all([...this.views.values()].map((view) => view.close())).then(() =>
+      this.pool.end(),
     );
-  }
-
-  async listen(
-    channel: string,
-    onNotify: (payload: string) => void,
-    onState: (listening: boolean) => void = () => {},
-  ) {
-    const unlisten = await this.db.listen(channel, onNotify);
-    onState(true);
-    return unlisten;
-  }
-
-  async close() {
-    await this.db.close();
+    return this.closed;
   }
 }
 
@@ -214,13 +208,15 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** Called when the server drops an idle pooled connection. */
   onIdleError?: (error: Error) => void;
+  /** Called when the embedded store's worker thread stops without being closed (a crash). */
+  onEmbeddedStopped?: (error: Error) => void;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.url) {
     return new ServerDatabase(options.url, options.poolSize ?? 10, options.onIdleError ?? (() => undefined));
   }
-  return EmbeddedDatabase.open(options.dataDir);
+  return EmbeddedDatabase.open(options.dataDir, options.onEmbeddedStopped);
 }
 
 /** The embedded store's directory inside DATA_DIR. */

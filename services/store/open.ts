@@ -47,7 +47,15 @@ export async function openStore(config: Pick<Config, "DATABASE_URL" | "DATA_DIR"
     if (error instanceof StoreLockedError) throw new StoreBusyError(dir);
     throw error;
   }
-  const db = await openDatabase({ dataDir: dir });
+  const db = await openDatabase({
+    dataDir: dir,
+    // Its worker thread died: every statement fails from now on. As with a lost lock, stopping
+    // lets whatever supervises the process start it again.
+    onEmbeddedStopped: (error) => {
+      logger.fatal({ error: error.message, dir }, "the embedded store stopped; stopping");
+      process.exit(1);
+    },
+  });
   await migrate(db);
   const close = db.close.bind(db);
   return Object.assign(db, {

@@ -1,0 +1,72 @@
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import pg from "pg";
+import { pino } from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApp } from "../../services/api/app.ts";
+import type { AppContext } from "../../services/api/context.ts";
+import { buildContext } from "../../services/api/context-factory.ts";
+import { call, expectEnvelope, startTestApi, type TestApi } from "../helpers/api.ts";
+
+/**
+ * On server Postgres a search runs under SEARCH_TIMEOUT_MS (a statement timeout on a pool of its
+ * own): one held up past it gets the API's error envelope instead of hanging. The app here is
+ * wired by buildContext, as `npm start` wires it. A search is held up deterministically by a lock
+ * on the provisions table, which the test holds until the answer has come back.
+ */
+describe("search under a statement timeout on server Postgres", () => {
+  let api: TestApi;
+  let ctx: AppContext & { close: () => Promise<void> };
+  let server: Server;
+  let app: TestApi;
+
+  beforeAll(async () => {
+    api = await startTestApi("postgres", { redis: false, label: "search_timeout" });
+    ctx = await buildContext(
+      { ...api.ctx.config, SEARCH_TIMEOUT_MS: 300 },
+      api.store.db,
+      pino({ level: "silent" }),
+    );
+    server = createApp(ctx).listen(0);
+    await new Promise((resolve) => server.once("listening", resolve));
+    app = { ...api, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server?.close(resolve));
+    await ctx?.close();
+    await api?.close();
+  });
+
+  it("answers a search held up past the timeout with the error envelope, while the hold lasts", async () => {
+    const holder = new pg.Client({ connectionString: api.store.url });
+    await holder.connect();
+    try {
+      await holder.query("BEGIN");
+      await holder.query("LOCK TABLE provisions IN ACCESS EXCLUSIVE MODE");
+      const search = await call(app, "/api/v1/search?q=contrat+de+travail", { key: api.keys.all });
+      expectEnvelope(search, 500, "internal_error");
+      expect(search.body.error.message).toMatch(/^Search is temporarily unavailable \(postgres\)\. /);
+      // Searches have connections of their own: readiness and key checks are not queued behind them.
+      const ready = await call(app, "/readyz");
+      expect(ready.status).toBe(200);
+      expect(ready.body.checks.store).toBe("ok");
+    } finally {
+      await holder.query("ROLLBACK");
+      await holder.end();
+    }
+    const after = await call(app, "/api/v1/search?q=contrat+de+travail", { key: api.keys.all });
+    expect(after.status).toBe(200);
+    expect(after.body.data.length).toBeGreaterThan(0);
+  });
+
+  it("has the server cancel the statement (57014) on the search connections only", async () => {
+    const searches = api.store.db.withStatementTimeout(200);
+    await expect(searches.query("SELECT pg_sleep(3)")).rejects.toMatchObject({
+      code: "57014",
+      message: "canceling statement due to statement timeout",
+    });
+    await expect(api.store.db.query("SELECT 1 AS slept FROM pg_sleep(0.5)")).resolves.toEqual({
+      rows: [{ slept: 1 }],
+    });
+  });
+});
