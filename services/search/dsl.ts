@@ -2,6 +2,7 @@ import { articleNumberKey } from "./citations.ts";
 import { OUT_OF_FORCE_WEIGHT, type SearchHit, type SearchQuery, type SearchResult } from "./engine.ts";
 import type { ProvisionIndexDocument } from "./index-document.ts";
 import { MINIMUM_SHOULD_MATCH, queryTerms } from "./query-text.ts";
+import { NUMBER_BONUS, RANKING } from "./ranking.ts";
 import type { Synonyms } from "./synonyms.ts";
 
 /**
@@ -15,12 +16,14 @@ export interface IndexLayout {
   replicas: number;
 }
 
-/** French legal text: elided articles removed (l', d', qu'…), accents folded, light stemming. */
+/** French legal text: elided articles removed (l', d', qu'…), accents folded, Snowball stemming. */
 export function indexBody(layout: IndexLayout) {
   return {
     settings: {
       number_of_shards: layout.shards,
       number_of_replicas: layout.replicas,
+      // The guides field's own length normalisation (services/search/ranking.ts, guidesB).
+      similarity: { guides_bm25: { type: "BM25", k1: RANKING.k1, b: RANKING.guidesB } },
       analysis: {
         filter: {
           french_elision: {
@@ -29,7 +32,9 @@ export function indexBody(layout: IndexLayout) {
             articles: ["l", "m", "t", "qu", "n", "s", "j", "d", "c", "jusqu", "quoiqu", "lorsqu", "puisqu"],
           },
           french_stop: { type: "stop", stopwords: "_french_" },
-          french_stemmer: { type: "stemmer", language: "light_french" },
+          // Snowball's French stemmer after accents are folded: what Postgres's french_unaccent does,
+          // so both engines match the same words.
+          french_stemmer: { type: "stemmer", language: "french" },
         },
         analyzer: {
           french_legal: {
@@ -52,6 +57,7 @@ export function indexBody(layout: IndexLayout) {
         number_key: { type: "keyword", normalizer: "number_normalizer" },
         section_path: { type: "text", analyzer: "french_legal" },
         text: { type: "text", analyzer: "french_legal" },
+        guides: { type: "text", analyzer: "french_legal", similarity: "guides_bm25" },
         status: { type: "keyword" },
         effective_from: { type: "date", format: "yyyy-MM-dd" },
         effective_to: { type: "date", format: "yyyy-MM-dd" },
@@ -59,6 +65,7 @@ export function indexBody(layout: IndexLayout) {
         document_domains: { type: "keyword" },
         present_in_source: { type: "boolean" },
         content_hash: { type: "keyword", index: false },
+        cited_by: { type: "integer" },
       },
     },
   };
@@ -133,31 +140,80 @@ function preferInForce(query: SearchQuery, scored: object): object {
   };
 }
 
-const TEXT_FIELDS = ["text", "section_path^2", "document_title"];
+/** The fields words are looked for in, weighted as the ranking model says (services/search/ranking.ts). */
+const WORD_FIELDS = [`text^${RANKING.fields.text}`, `section_path^${RANKING.fields.headings}`];
+
+/** A word: headings and text as one field (BM25F, as Postgres ranks), plus the guides field. */
+const wordClauses = (word: string): object[] => [
+  { combined_fields: { query: word, fields: WORD_FIELDS, operator: "and" } },
+  { match: { guides: { query: word, operator: "and", boost: RANKING.fields.guides } } },
+];
 
 /**
- * One term of the query: the word across the text fields, or any of its synonyms (phrases kept
- * whole). A word the analyser drops entirely (a stop word) matches everything rather than
- * nothing, so it neither blocks nor raises the minimum-should-match.
+ * One term of the query: the word, or any of its synonyms (phrases kept whole, scored as their
+ * best word, as on Postgres). A word the analyser drops entirely (a stop word) matches everything
+ * rather than nothing, so it neither blocks nor raises the minimum-should-match.
  */
 function termClause(alternatives: string[]): object {
-  const clauses = alternatives.map((alternative) => ({
-    multi_match: {
-      query: alternative,
-      fields: TEXT_FIELDS,
-      ...(alternative.includes(" ") ? { type: "phrase" } : { type: "cross_fields", operator: "and" }),
-      zero_terms_query: "all",
-    },
-  }));
+  const clauses = alternatives.map((alternative) =>
+    alternative.includes(" ")
+      ? {
+          bool: {
+            filter: {
+              multi_match: { query: alternative, fields: ["text", "section_path", "guides"], type: "phrase" },
+            },
+            must: {
+              dis_max: {
+                queries: alternative.split(/\s+/).map((word) => ({ bool: { should: wordClauses(word) } })),
+              },
+            },
+          },
+        }
+      : {
+          bool: {
+            should: [
+              ...wordClauses(alternative),
+              // combined_fields has no zero_terms_query: this clause adds nothing to the score and
+              // matches everything only when the analyser drops the word.
+              { match: { text: { query: alternative, operator: "and", zero_terms_query: "all", boost: 0 } } },
+            ],
+          },
+        },
+  );
   return clauses.length === 1 ? clauses[0]! : { dis_max: { queries: clauses } };
 }
 
 /**
- * Proximity: each pair of consecutive query words found close together (within a few words, in
- * either field) adds to the score, as Solr's "pf2" does; it never decides what matches.
+ * The second pass, on the best RANKING.rescoreWindow provisions (or as deep as the page asked),
+ * as Postgres rescores: proximity, each pair of consecutive query words found close together
+ * (slop 3, in the headings or the text) adding its phrase score, as Solr's "pf2" does; then the
+ * priors (citation authority, law before decree) multiplying the score.
  */
-function proximityClauses(words: string[]): object[] {
-  return words.slice(1).map((word, i) => ({
+function rescorers(query: SearchQuery, words: string[]): object[] {
+  const window = Math.max(RANKING.rescoreWindow, query.offset + query.limit);
+  const priors = {
+    window_size: window,
+    query: {
+      score_mode: "multiply",
+      rescore_query: {
+        function_score: {
+          query: { match_all: {} },
+          functions: [
+            { weight: 1 },
+            {
+              field_value_factor: { field: "cited_by", modifier: "ln1p", missing: 0 },
+              weight: RANKING.authority,
+            },
+            { filter: { prefix: { number_key: "L" } }, weight: RANKING.legislative },
+          ],
+          score_mode: "sum",
+          boost_mode: "replace",
+        },
+      },
+    },
+  };
+  if (words.length < 2) return [priors];
+  const pairs = words.slice(1).map((word, i) => ({
     multi_match: {
       query: `${words[i]} ${word}`,
       fields: ["text", "section_path"],
@@ -166,6 +222,18 @@ function proximityClauses(words: string[]): object[] {
       zero_terms_query: "none",
     },
   }));
+  return [
+    {
+      window_size: window,
+      query: {
+        query_weight: 1,
+        rescore_query_weight: RANKING.proximity,
+        score_mode: "total",
+        rescore_query: preferInForce(query, { bool: { should: pairs } }),
+      },
+    },
+    priors,
+  ];
 }
 
 /**
@@ -175,38 +243,38 @@ function proximityClauses(words: string[]): object[] {
 export function searchBody(query: SearchQuery, synonyms: Synonyms) {
   const terms = queryTerms(query.q, synonyms);
   const number = articleNumberKey(query.q);
+  // Each term's first alternative is the word as typed.
+  const rescore = rescorers(
+    query,
+    terms.map(([word]) => word!),
+  );
   return {
     from: query.offset,
     size: query.limit,
     track_total_hits: true,
-    _source: { excludes: ["text", "content_hash"] },
+    _source: { excludes: ["text", "guides", "content_hash"] },
     query: preferInForce(query, {
       bool: {
-        must: [
-          {
-            bool: {
-              should: [
-                ...(number ? [{ term: { number_key: { value: number, boost: 10 } } }] : []),
-                // No meaningful word ("de la"): nothing matches by words, as on Postgres.
-                terms.length === 0
-                  ? { match_none: {} }
-                  : {
-                      bool: {
-                        should: terms.map(termClause),
-                        minimum_should_match: query.match === "any" ? "1" : MINIMUM_SHOULD_MATCH,
-                      },
-                    },
-              ],
-              minimum_should_match: 1,
-            },
-          },
+        should: [
+          ...(number
+            ? [{ constant_score: { filter: { term: { number_key: number } }, boost: NUMBER_BONUS } }]
+            : []),
+          // No meaningful word ("de la"): nothing matches by words, as on Postgres.
+          terms.length === 0
+            ? { match_none: {} }
+            : {
+                bool: {
+                  should: terms.map(termClause),
+                  minimum_should_match: query.match === "any" ? "1" : MINIMUM_SHOULD_MATCH,
+                },
+              },
         ],
-        // Each term's first alternative is the word as typed.
-        should: proximityClauses(terms.map(([word]) => word!)),
+        minimum_should_match: 1,
         filter: filters(query),
       },
     }),
-    sort: [{ _score: "desc" }, { public_id: "asc" }],
+    // Rescored, so sorted by score alone (the engines refuse another sort with rescore).
+    rescore,
     highlight: {
       pre_tags: ["<mark>"],
       post_tags: ["</mark>"],

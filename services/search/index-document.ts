@@ -17,6 +17,8 @@ export interface ProvisionIndexDocument {
   number_key: string;
   section_path: string[];
   text: string;
+  /** The lay wording of the guides citing the provision (document expansion, `corpus ingest guides`). */
+  guides: string;
   status: "in_force" | "repealed" | "not_yet_in_force";
   effective_from: string | null;
   effective_to: string | null;
@@ -24,7 +26,9 @@ export interface ProvisionIndexDocument {
   /** Domains of the document itself. */
   document_domains: Domain[];
   present_in_source: boolean;
-  /** Postgres's content hash of the row: verification compares it. */
+  /** How many other provisions cite it (migration 011): the authority prior. */
+  cited_by: number;
+  /** The row's content hash with its guides: what verification compares (index-source.ts). */
   content_hash: string;
 }
 

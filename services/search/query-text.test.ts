@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { minimumShouldMatch, queryWords } from "./query-text.ts";
+import { MAX_QUERY_TERMS, minimumShouldMatch, queryTerms, queryWords } from "./query-text.ts";
+import { Synonyms } from "./synonyms.ts";
 
 describe("queryWords", () => {
   it("drops question words and elisions, keeps the rest as written", () => {
@@ -19,5 +20,19 @@ describe("queryWords", () => {
 describe("minimumShouldMatch", () => {
   it("requires every word of one or two, half (rounded down) of more, like Elasticsearch's 2<50%", () => {
     expect([1, 2, 3, 4, 5, 6, 9].map(minimumShouldMatch)).toEqual([1, 2, 1, 2, 2, 3, 4]);
+  });
+});
+
+describe("queryTerms", () => {
+  it("counts a repeated word once, accents and case aside, and keeps at most MAX_QUERY_TERMS", () => {
+    expect(queryTerms("Salarié salarie SALARIÉ contrat salarié", Synonyms.none)).toEqual([
+      ["Salarié"],
+      ["contrat"],
+    ]);
+    const long = Array.from({ length: 40 }, (_, i) => `mot${i}`).join(" ");
+    const terms = queryTerms(long, Synonyms.none);
+    expect(terms).toHaveLength(MAX_QUERY_TERMS);
+    expect(terms[0]).toEqual(["mot0"]);
+    expect(queryTerms(`${"travail ".repeat(60)}`, Synonyms.none)).toEqual([["travail"]]);
   });
 });

@@ -18,12 +18,14 @@ const QUESTION_WORDS = new Set(
 
 /**
  * The French stop words both engines drop: the Snowball list, which is Postgres's `french`
- * dictionary (tsearch_data/french.stop) and Lucene's `_french_` stop set. Terms are counted for
- * the minimum-should-match without them, as each engine counts after analysis.
+ * dictionary (tsearch_data/french.stop) and Lucene's `_french_` stop set, plus "les" and "ils",
+ * which Lucene drops and Postgres's list lacks (it indexes them as "le" and "il", in nearly every
+ * provision). Terms are counted for the minimum-should-match without them, as each engine counts
+ * after analysis.
  */
 const STOP_WORDS = new Set(
   (
-    "au aux avec ce ces dans de des du elle en et eux il je la le leur lui ma mais me même mes " +
+    "au aux avec ce ces dans de des du elle en et eux il ils je la le les leur lui ma mais me même mes " +
     "moi mon ne nos notre nous on ou par pas pour qu que qui sa se ses son sur ta te tes toi ton " +
     "tu un une vos votre vous c d j l à m n s t y été étée étées étés étant étante étants étantes " +
     "suis es est sommes êtes sont serai seras sera serons serez seront serais serait serions " +
@@ -62,11 +64,27 @@ export const minimumShouldMatch = (n: number) =>
   n <= 2 ? n : Math.floor((n * MINIMUM_SHOULD_MATCH_PERCENT) / 100);
 
 /**
+ * At most this many distinct terms are searched, the first ones of the query: a 500-character
+ * query is then no dearer than a long question, whatever it repeats. A question of 8–15 words
+ * has 4–10 meaningful ones.
+ */
+export const MAX_QUERY_TERMS = 16;
+
+/**
  * The terms a provision must match, each a list of alternatives (the word as typed, then its
  * synonyms: words or phrases). A term matches when any alternative does; the minimum-should-match
- * counts terms. Stop words are no terms; a query of none ("de la") matches nothing.
+ * counts terms. Stop words are no terms; a query of none ("de la") matches nothing. A word
+ * repeated (accents and case aside) is one term: repeating it changes neither matches nor cost.
  */
 export function queryTerms(q: string, synonyms: Synonyms): string[][] {
-  const words = queryWords(q).filter((w) => !STOP_WORDS.has(foldAccents(w).toLowerCase()));
-  return words.map((word) => synonyms.alternatives(word));
+  const seen = new Set<string>();
+  const terms: string[][] = [];
+  for (const word of queryWords(q)) {
+    const key = foldAccents(word).toLowerCase();
+    if (STOP_WORDS.has(key) || seen.has(key)) continue;
+    seen.add(key);
+    terms.push(synonyms.alternatives(word));
+    if (terms.length === MAX_QUERY_TERMS) break;
+  }
+  return terms;
 }

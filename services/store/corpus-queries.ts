@@ -311,12 +311,14 @@ export async function wordFrequencies(
   db: Database,
   words: string[],
 ): Promise<{ corpusSize: number; frequencies: Map<string, number> }> {
+  // Read from the term statistics search keeps (migration 009); a word analysed into several
+  // lexemes (hyphenated) is as frequent as its rarest part.
   const { rows } = await db.query<{ word: string | null; n: string | null }>(
-    `SELECT NULL AS word, count(*) AS n FROM provisions WHERE present_in_source
+    `SELECT NULL AS word, provisions AS n FROM search_totals
      UNION ALL
-     SELECT w, CASE WHEN numnode(plainto_tsquery('french_unaccent', w)) > 0 THEN
-                (SELECT count(*) FROM provisions p
-                 WHERE p.present_in_source AND p.search_vector @@ plainto_tsquery('french_unaccent', w)) END
+     SELECT w, (SELECT min(coalesce(l.df, 0))
+                FROM unnest(tsvector_to_array(to_tsvector('french_unaccent', w))) AS x(lexeme)
+                     LEFT JOIN search_lexemes l ON l.lexeme = x.lexeme)
      FROM unnest($1::text[]) AS w`,
     [words],
   );

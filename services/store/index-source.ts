@@ -7,15 +7,20 @@ import type { Database } from "./database.ts";
  * and the jobs send exactly the same bytes for the same row, and Node neither parses rows into
  * objects nor serialises them again on the hot path (bench:index).
  */
+/** What an index document must match: the row's content, its guides and how often it is cited. */
+const INDEXED_HASH = "md5(p.content_hash || p.guides || coalesce(a.cited_by, 0))";
+
 const DOCUMENT_JSON = `json_build_object(
     'public_id', p.public_id, 'source_id', p.source_id, 'version_id', p.version_id,
     'document_id', d.public_id, 'document_title', d.title, 'number', p.number, 'number_key', p.number_key,
-    'section_path', p.section_path, 'text', p.text, 'status', p.status,
+    'section_path', p.section_path, 'text', p.text, 'guides', p.guides, 'status', p.status,
     'effective_from', p.effective_from, 'effective_to', p.effective_to,
     'domains', p.domains, 'document_domains', d.domains,
-    'present_in_source', p.present_in_source, 'content_hash', p.content_hash)::text`;
+    'present_in_source', p.present_in_source, 'cited_by', coalesce(a.cited_by, 0),
+    'content_hash', ${INDEXED_HASH})::text`;
 
-const SELECT = `SELECT p.id, p.public_id, ${DOCUMENT_JSON} AS json FROM provisions p JOIN documents d ON d.id = p.document_id`;
+const SELECT = `SELECT p.id, p.public_id, ${DOCUMENT_JSON} AS json
+  FROM provisions p JOIN documents d ON d.id = p.document_id LEFT JOIN search_authority a ON a.provision_id = p.id`;
 
 type Row = { id: number; public_id: string; json: string };
 const toDocument = (row: Row): IndexDocumentJson => ({ id: row.public_id, json: row.json });
@@ -44,7 +49,8 @@ export async function provisionsByPublicId(db: Database, publicIds: string[]): P
 /** public id → content hash of every provision: what a verification compares the index with. */
 export async function provisionHashes(db: Database): Promise<Map<string, string>> {
   const { rows } = await db.query<{ public_id: string; content_hash: string }>(
-    "SELECT public_id, content_hash FROM provisions",
+    `SELECT p.public_id, ${INDEXED_HASH} AS content_hash
+     FROM provisions p LEFT JOIN search_authority a ON a.provision_id = p.id`,
   );
   return new Map(rows.map((r) => [r.public_id, r.content_hash]));
 }

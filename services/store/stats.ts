@@ -1,5 +1,6 @@
 import { DOMAINS } from "../core/domains.ts";
 import type { Database } from "./database.ts";
+import { type GuideSourceRow, listGuideSources } from "./guides.ts";
 
 export interface CorpusStats {
   documents: number;
@@ -22,11 +23,13 @@ export interface CorpusStats {
     loadedAt: string;
   }>;
   lastIngest: { runId: number; source: string; sourceVersion: string | null; finishedAt: string } | null;
+  /** Guide sources loaded for search's document expansion (`corpus ingest guides`). */
+  guides: GuideSourceRow[];
 }
 
 /** Counts of what is loaded. Provisions no longer in their source are left out of the counts. */
 export async function corpusStats(db: Database): Promise<CorpusStats> {
-  const [totals, perDomain, perDocument, last] = await Promise.all([
+  const [totals, perDomain, perDocument, last, guides] = await Promise.all([
     db.query<Record<string, number>>(
       `SELECT (SELECT count(*) FROM documents)::int AS documents,
               (SELECT count(*) FROM provisions WHERE present_in_source)::int AS provisions,
@@ -57,6 +60,7 @@ export async function corpusStats(db: Database): Promise<CorpusStats> {
     db.query<{ id: number; source: string; source_version: string | null; finished_at: Date }>(
       "SELECT id, source, source_version, finished_at FROM ingest_runs WHERE status = 'succeeded' ORDER BY id DESC LIMIT 1",
     ),
+    listGuideSources(db),
   ]);
   const t = totals.rows[0]!;
   const counts = new Map(perDomain.rows.map((r) => [r.domain, r.n]));
@@ -90,5 +94,6 @@ export async function corpusStats(db: Database): Promise<CorpusStats> {
           finishedAt: new Date(lastRun.finished_at).toISOString(),
         }
       : null,
+    guides,
   };
 }

@@ -2,6 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ingestGuides } from "../../ingest/guides.ts";
 import { parseDomainRules } from "../../ingest/pipeline/classify.ts";
 import { ingest } from "../../ingest/pipeline/ingest.ts";
 import type { Principal } from "../../services/access/keys.ts";
@@ -11,6 +12,7 @@ import type { SearchEngine, SearchQuery } from "../../services/search/engine.ts"
 import { searchProvisions } from "../../services/search/service.ts";
 import { seedSmallCorpus } from "../helpers/api.ts";
 import { describeEngine, ENGINE_KINDS, openEngine } from "../helpers/engines.ts";
+import { GUIDE_FIXTURES } from "../helpers/guides.ts";
 import { openTestStore, type TestStore } from "../helpers/stores.ts";
 
 /**
@@ -98,6 +100,30 @@ const proximityAct = {
   })),
 };
 
+/**
+ * Priors: L10, L11 and D14 say the same thing; two other provisions cite L11. The cited one
+ * first, then the other law's article, then the decree's.
+ */
+const authorityAct = {
+  ...rarityAct,
+  source: { name: "canonical", documentId: "AUTHORITY", version: null },
+  publicId: "loi-autorite",
+  title: "Loi sur les indemnités",
+  provisions: [
+    ["L10", "L'indemnité spéciale de transport est versée chaque mois."],
+    ["L11", "L'indemnité spéciale de transport est versée chaque mois."],
+    ["R12", "Les conditions de l'article L. 11 s'appliquent aux apprentis."],
+    ["R13", "Le montant prévu à l'article L. 11 est révisé chaque année."],
+    ["D14", "L'indemnité spéciale de transport est versée chaque mois."],
+  ].map(([number, text]) => ({
+    ...rarityAct.provisions[0]!,
+    sourceId: `AUTHORITY-${number}`,
+    versionId: `AUTHORITY-${number}-v1`,
+    number: number as string,
+    text: text as string,
+  })),
+};
+
 describe.each(ENGINE_KINDS)("search contract: %s", (kind) => {
   let store: TestStore;
   let engine: SearchEngine;
@@ -106,23 +132,26 @@ describe.each(ENGINE_KINDS)("search contract: %s", (kind) => {
   beforeAll(async () => {
     console.log(`search contract on ${describeEngine(kind)}`);
     store = await openTestStore("pglite", `contract_${kind}`);
-    await seedSmallCorpus(store, parseConfig({ DATA_DIR: mkdtempSync(path.join(tmpdir(), "lc-contract-")) }));
+    const config = parseConfig({ DATA_DIR: mkdtempSync(path.join(tmpdir(), "lc-contract-")) });
+    await seedSmallCorpus(store, config);
     await ingest(store.db, {
       source: "canonical",
       sourceVersion: "inline",
       parameters: {},
-      documentsTotal: 3,
+      documentsTotal: 4,
       documents: [
         { file: "inline", document: datedAct },
         { file: "inline", document: rarityAct },
         { file: "inline", document: proximityAct },
+        { file: "inline", document: authorityAct },
       ],
       rules: parseDomainRules(
         "version: 1\nrules:\n  - name: fiscal\n    match: { document: [loi-datee] }\n    domains: [tax]\n" +
-          "  - name: civil\n    match: { document: [loi-rarete, loi-proximite] }\n    domains: [civil]\n",
+          "  - name: civil\n    match: { document: [loi-rarete, loi-proximite, loi-autorite] }\n    domains: [civil]\n",
         "inline.yaml",
       ),
     });
+    await ingestGuides(store.db, config, { paths: GUIDE_FIXTURES });
     ({ engine, close } = await openEngine(kind, store.db));
   });
   afterAll(async () => {
@@ -163,10 +192,29 @@ describe.each(ENGINE_KINDS)("search contract: %s", (kind) => {
     expect((await engine.search(query("CDI essai"))).hits[0]?.publicId).toBe("code-du-travail/L1221-19");
   });
 
+  it("finds a provision by the words of a guide citing it, in its own field", async () => {
+    // No provision says "boulot" or "patron"; guides citing L1237-1-1 and L1221-19 do.
+    expect((await engine.search(query("boulot disparu"))).hits.map((h) => h.publicId)).toEqual([
+      "code-du-travail/L1237-1-1",
+    ]);
+    expect((await engine.search(query("patron remercier"))).hits[0]?.publicId).toBe(
+      "code-du-travail/L1221-19",
+    );
+  });
+
   it("ranks a provision holding a query's rare word above those holding its common ones", async () => {
     const result = await engine.search(query("ordinaire commun exceptionnel", { document: "loi-rarete" }));
     expect(result.total).toBe(7);
     expect(result.hits[0]?.publicId).toBe("loi-rarete/7");
+  });
+
+  it("ranks, among equal matches, the provision others cite, then a law's article before a decree's", async () => {
+    const result = await engine.search(query("indemnité spéciale transport", { document: "loi-autorite" }));
+    expect(result.hits.map((h) => h.publicId)).toEqual([
+      "loi-autorite/L11",
+      "loi-autorite/L10",
+      "loi-autorite/D14",
+    ]);
   });
 
   it("ranks words found together above the same words apart", async () => {

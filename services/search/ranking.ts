@@ -1,0 +1,85 @@
+import { z } from "zod";
+import { InputError } from "../core/errors.ts";
+
+/**
+ * The ranking model every engine implements: Okapi BM25 over the provision's fields, with the
+ * same constants everywhere, so a query ranks alike on Postgres, OpenSearch and Elasticsearch.
+ * k1 and b are the textbook values (Robertson and Zaragoza), not tuned to our query sets.
+ */
+const DEFAULTS = {
+  /** How fast a word's repeats stop adding to its score. */
+  k1: 1.2,
+  /** How much a long field is penalised for its length (0: not at all, 1: fully). */
+  b: 0.75,
+  /**
+   * Weight of a word found in each field. Headings name what a whole section is about, so a word
+   * there says more than a word in the text; headings and text are one field (BM25F). Guides, the
+   * lay wording of official guides citing the provision, are scored as a field of their own and
+   * added with this weight.
+   */
+  fields: { text: 1, headings: 2, guides: 1 },
+  /**
+   * b of the guides field. Its length is how many guides cite the provision, not how long it is: a
+   * provision many guides cite is no less about each one's topic, so no length penalty.
+   */
+  guidesB: 0,
+  /**
+   * Proximity: each pair of consecutive query words found within a few positions adds this many
+   * times the pair's weight (the sum of its two words' idf), once: about what the two words would
+   * add again, found once each.
+   */
+  proximity: 1,
+  /** Proximity and priors apply to this many of the best provisions by words (or as deep as the page). */
+  rescoreWindow: 100,
+  /**
+   * Priors a lawyer would name, multiplying the score of words: 1 + authority × ln(1 + the number
+   * of other provisions citing it) + legislative when it is a law's article (number L…), not a
+   * decree's (R…, D…). Among provisions matching alike, the one the code refers to and the law
+   * before its implementing decree.
+   */
+  authority: 0.1,
+  legislative: 0.1,
+};
+
+export type Ranking = typeof DEFAULTS;
+
+const overridesSchema = z
+  .object({
+    k1: z.number().positive(),
+    b: z.number().min(0).max(1),
+    guidesB: z.number().min(0).max(1),
+    fields: z
+      .object({ text: z.number().min(0), headings: z.number().min(0), guides: z.number().min(0) })
+      .partial(),
+    proximity: z.number().min(0),
+    rescoreWindow: z.number().int().min(1).max(1000),
+    authority: z.number().min(0),
+    legislative: z.number().min(0),
+  })
+  .partial()
+  .strict();
+
+/**
+ * The model's constants, with the overrides SEARCH_RANKING may give as JSON
+ * (e.g. `{"authority":0}`): for measuring a change with eval:relevance, not for production, where
+ * it stays unset. Read once, when the engines' queries are first built; a bad value stops the
+ * start naming the variable.
+ */
+export function rankingFrom(json: string | undefined): Ranking {
+  if (!json) return DEFAULTS;
+  let parsed: z.infer<typeof overridesSchema>;
+  try {
+    parsed = overridesSchema.parse(JSON.parse(json));
+  } catch (error) {
+    throw new InputError("SEARCH_RANKING", "(json)", (error as Error).message);
+  }
+  return { ...DEFAULTS, ...parsed, fields: { ...DEFAULTS.fields, ...parsed.fields } };
+}
+
+export const RANKING: Ranking = rankingFrom(process.env.SEARCH_RANKING);
+
+/**
+ * What the provision a query names by its number ("L1237-11", "article L. 1237-11") gets: more
+ * than any score of words, so it comes first.
+ */
+export const NUMBER_BONUS = 1000;
