@@ -6,7 +6,12 @@ export default defineConfig({
       {
         test: {
           name: "unit",
-          include: ["services/**/*.test.ts", "ingest/**/*.test.ts", "test/eval/**/*.test.ts"],
+          include: [
+            "services/**/*.test.ts",
+            "ingest/**/*.test.ts",
+            "test/eval/**/*.test.ts",
+            "test/bench/**/*.test.ts",
+          ],
         },
       },
       {

@@ -1,6 +1,6 @@
 import type { CpuReport } from "./cpu-meter.ts";
 import type { LoadSummary } from "./latency.ts";
-import { median } from "./report.ts";
+import { markdownTable, median } from "./report.ts";
 
 /** The target of the issue; missing it is printed plainly, never an exit code. */
 export const API_OVER_ENGINE_P50_TARGET = 1.3;
@@ -18,12 +18,6 @@ const medianOf = (runs: ApiRun[], pick: (run: ApiRun) => number) => median(runs.
 
 export function p50Ratio(runs: ApiRun[]): number {
   return medianOf(runs, (r) => r.api.p50Ms) / medianOf(runs, (r) => r.engine.p50Ms);
-}
-
-function markdownTable(header: string[], rows: string[][]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`;
-  return [line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n");
 }
 
 const ms = (value: number) => value.toFixed(1);

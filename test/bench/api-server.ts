@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { repoRoot } from "../../services/core/config.ts";
 import { freePort } from "../helpers/processes.ts";
+import type { Cleanups } from "./index-setup.ts";
 
 /**
  * The real server, as `npm start` runs it, in a process of its own: the benchmark then measures
@@ -16,6 +17,26 @@ export interface RunningServer {
   stop(): Promise<void>;
   /** For a benchmark interrupted by a signal: SIGTERM, without waiting. */
   kill(): void;
+}
+
+/** What a benchmark is measuring now: a signal stops that server and runs those cleanups. */
+export interface MeasuredSetup {
+  current: { cleanups: Cleanups; server: RunningServer | undefined } | undefined;
+  interrupted: boolean;
+}
+
+/** SIGINT or SIGTERM stops the server being measured, runs its cleanups, and exits with 130. */
+export function stopOnSignal(): MeasuredSetup {
+  const state: MeasuredSetup = { current: undefined, interrupted: false };
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, () => {
+      state.interrupted = true;
+      console.error(`\n${signal}: stopping the server and OpenSearch, dropping the database…`);
+      state.current?.server?.kill();
+      void (state.current?.cleanups.run() ?? Promise.resolve()).finally(() => process.exit(130));
+    });
+  }
+  return state;
 }
 
 const STARTUP_TIMEOUT_MS = 120_000;

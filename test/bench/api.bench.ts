@@ -2,16 +2,11 @@ import { execFileSync } from "node:child_process";
 import os from "node:os";
 import { openStore } from "../../services/store/open.ts";
 import { type ApiRun, formatCpuTable, formatSetupTable, formatTarget } from "./api-report.ts";
-import { type RunningServer, startApiServer } from "./api-server.ts";
-import {
-  type ApiSetup,
-  type OpenSearchTarget,
-  prepareSetup,
-  SETUP_KINDS,
-  type SetupKind,
-} from "./api-setup.ts";
+import { startApiServer, stopOnSignal } from "./api-server.ts";
+import { type ApiSetup, prepareSetup, type SetupKind } from "./api-setup.ts";
+import { commitLabel, positiveInteger, setupKinds } from "./bench-options.ts";
 import { CpuMeter, type CpuReport } from "./cpu-meter.ts";
-import { rawSearchTotals, runEngineLoad, runRawSearchLoad } from "./engine-load.ts";
+import { rawSearchTotals, runEngineLoad, runRawSearchLoad, warmUpOpenSearch } from "./engine-load.ts";
 import {
   checkEveryQuery,
   type HttpLoadResult,
@@ -42,15 +37,6 @@ import { describeServer } from "./targets.ts";
  * CPU is taken from the engine's (see docs/PERFORMANCE.md).
  */
 
-function positiveInteger(name: string, byDefault: number): number {
-  const value = Number.parseInt(process.env[name] ?? String(byDefault), 10);
-  if (!Number.isInteger(value) || value < 1) {
-    console.error(`${name} must be a positive integer, got ${JSON.stringify(process.env[name])}`);
-    process.exit(2);
-  }
-  return value;
-}
-
 const runs = positiveInteger("BENCH_RUNS", 3);
 const seconds = positiveInteger("BENCH_SECONDS", 10);
 /** 32 by default, the issue's figure; BENCH_CONCURRENCY=1 shows the overhead of an idle server. */
@@ -59,22 +45,6 @@ const connections = positiveInteger("BENCH_CONCURRENCY", 32);
 const WARM_UP_SECONDS = 2;
 const shape: LoadShape = { connections, warmUpSeconds: WARM_UP_SECONDS, seconds };
 
-function setupKinds(): SetupKind[] {
-  const names = (process.env.BENCH_SETUPS ?? SETUP_KINDS.join(","))
-    .split(",")
-    .map((name) => name.trim())
-    .filter(Boolean);
-  const unknown = names.filter((name) => !(SETUP_KINDS as readonly string[]).includes(name));
-  if (names.length === 0 || unknown.length > 0) {
-    console.error(
-      `BENCH_SETUPS must name set-ups among ${SETUP_KINDS.join(", ")} (comma-separated), ` +
-        `got ${JSON.stringify(process.env.BENCH_SETUPS)}`,
-    );
-    process.exit(2);
-  }
-  // In the usual order whatever the order written, each once.
-  return SETUP_KINDS.filter((kind) => names.includes(kind));
-}
 const kinds = setupKinds();
 
 /** CPU lists (taskset's syntax) for the engine and for everything else, when BENCH_ENGINE_CPUS is set. */
@@ -108,36 +78,17 @@ function pin(pid: number, cpuList: string): void {
 }
 
 /** The set-up being measured, for a signal: its server is stopped and its cleanups run. */
-let current: { cleanups: Cleanups; server: RunningServer | undefined } | undefined;
-let interrupted = false;
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => {
-    interrupted = true;
-    console.error(`\n${signal}: stopping the server and OpenSearch, dropping the database…`);
-    current?.server?.kill();
-    void (current?.cleanups.run() ?? Promise.resolve()).finally(() => process.exit(130));
-  });
-}
+const measuring = stopOnSignal();
 
 /** What the API is compared with, in the tables and the target line. */
 const baselineOf = (setup: ApiSetup) => (setup.openSearch ? "raw _search" : "raw engine");
-
-function commit(): string {
-  try {
-    const head = execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
-    const dirty = execFileSync("git", ["status", "--porcelain"], { encoding: "utf8" }).trim() !== "";
-    return dirty ? `working tree at commit ${head}` : `commit ${head}`;
-  } catch {
-    return "commit unknown";
-  }
-}
 
 const line = (label: string, s: LoadSummary, unit: string) =>
   `${label} p50 ${s.p50Ms.toFixed(1)} ms, p99 ${s.p99Ms.toFixed(1)} ms, ${Math.round(s.perSecond)} ${unit}/s`;
 
 async function measureApi(setup: ApiSetup): Promise<[HttpLoadResult, CpuReport | undefined, QueryCheck[]]> {
   const server = await startApiServer(setup.env);
-  if (current) current.server = server;
+  if (measuring.current) measuring.current.server = server;
   try {
     if (cpus && setup.openSearch) pin(server.pid, cpus.others);
     const checks = await checkEveryQuery(server.baseUrl, setup.apiKey);
@@ -151,7 +102,7 @@ async function measureApi(setup: ApiSetup): Promise<[HttpLoadResult, CpuReport |
       throw new Error(`${setup.label}: ${result.failed} failed request(s): ${result.failures}`);
     return [result, meter.report(result.calls), checks];
   } finally {
-    if (current) current.server = undefined;
+    if (measuring.current) measuring.current.server = undefined;
     await server.stop();
   }
 }
@@ -179,31 +130,6 @@ async function describeMix(setup: ApiSetup, checks: QueryCheck[]): Promise<void>
   console.log("  raw _search: the same totals for every query");
 }
 
-/**
- * A fresh JVM searches slowly for its first minute or two of load (JIT): the same queries took
- * 83–105 ms at p50 in the first 10 s, 33–42 ms after 50–60 s, 23–25 ms after 80–120 s. Untimed raw
- * `_search` load first, in chunks of 10 s, until a chunk's p50 is no longer 3% better than the
- * previous one (at least 6 chunks, at most 15), so that the first run's API phase does not pay for
- * it. The chunks' p50s are printed: they show whether it settled.
- */
-const JVM_WARM_UP = { chunkSeconds: 10, minChunks: 6, maxChunks: 15, settledAbove: 0.97 };
-
-async function warmUpOpenSearch(node: OpenSearchTarget): Promise<void> {
-  const p50s: number[] = [];
-  const settled = () => {
-    const [previous, last] = p50s.slice(-2);
-    return p50s.length >= JVM_WARM_UP.minChunks && last! >= previous! * JVM_WARM_UP.settledAbove;
-  };
-  while (p50s.length < JVM_WARM_UP.maxChunks && !settled()) {
-    const chunk = { connections, warmUpSeconds: 0, seconds: JVM_WARM_UP.chunkSeconds };
-    p50s.push((await runRawSearchLoad(node.url, node.alias, chunk)).p50Ms);
-  }
-  console.log(
-    `  JVM warm-up (untimed): ${p50s.length} × ${JVM_WARM_UP.chunkSeconds} s of raw _search, ` +
-      `p50 ${p50s.map((ms) => ms.toFixed(1)).join(", ")} ms${settled() ? "" : " (still falling)"}`,
-  );
-}
-
 /** In this process, after the server has stopped: the embedded store admits one process at a time. */
 async function measureEngine(setup: ApiSetup): Promise<[LoadSummary, CpuReport | undefined]> {
   if (setup.openSearch) {
@@ -228,7 +154,7 @@ console.log(
   `API search benchmark: GET /api/v1/search, ${BENCH_QUERIES.length} queries, ${connections} connection(s), ` +
     `${WARM_UP_SECONDS} s warm-up + ${seconds} s per phase, ${runs} run(s) per set-up; set-ups: ${kinds.join(", ")}.\n` +
     `Machine: ${os.cpus().length} CPU(s) (${os.cpus()[0]?.model ?? "unknown"}), Node ${process.version}, ` +
-    `load average ${os.loadavg()[0]!.toFixed(2)}, server Postgres ${describeServer()}, ${commit()}.\n` +
+    `load average ${os.loadavg()[0]!.toFixed(2)}, server Postgres ${describeServer()}, ${commitLabel()}.\n` +
     (cpus
       ? `OpenSearch set-up: the engine on CPU(s) ${cpus.engine}, the load generator and the API server on CPU(s) ${cpus.others} (BENCH_ENGINE_CPUS); other set-ups share every CPU.`
       : "The load generator, the API server and the database share these CPUs: figures are for comparison, not capacity."),
@@ -245,7 +171,7 @@ try {
   for (const kind of kinds) {
     console.log(`\n${HEADINGS[kind]}`);
     const cleanups = new Cleanups();
-    current = { cleanups, server: undefined };
+    measuring.current = { cleanups, server: undefined };
     try {
       const setup = await prepareSetup(kind, cleanups);
       console.log(`  ${setup.provisions} provisions loaded in ${setup.loadSeconds.toFixed(1)} s`);
@@ -255,7 +181,7 @@ try {
           `  OpenSearch ${node.version} at ${node.url} (1 GB heap, up in ${node.startSeconds.toFixed(0)} s); ` +
             `index behind ${node.alias} built by rebuildIndex in ${node.indexSeconds.toFixed(1)} s`,
         );
-      if (node) await warmUpOpenSearch(node);
+      if (node) await warmUpOpenSearch(node, connections);
       // Pinned after the warm-up: confined to one CPU, the JVM's JIT compilers compete with its
       // searches and it was still getting faster after 2 minutes (311 to 79 ms at p50), which the
       // first phases would have paid for.
@@ -282,12 +208,12 @@ try {
     } finally {
       if (cpus) pin(process.pid, cpus.all);
       await cleanups.run();
-      current = undefined;
+      measuring.current = undefined;
     }
   }
 } catch (error) {
   // After a signal, what fails is whatever the cleanups cut off; they have finished by now.
-  if (interrupted) process.exit(130);
+  if (measuring.interrupted) process.exit(130);
   console.error(`\nerror: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 }

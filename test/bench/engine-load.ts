@@ -4,10 +4,10 @@ import type { SearchQuery } from "../../services/search/engine.ts";
 import { PostgresSearchEngine } from "../../services/search/postgres-engine.ts";
 import { Synonyms } from "../../services/search/synonyms.ts";
 import type { Database } from "../../services/store/database.ts";
-import type { CpuMeter } from "./cpu-meter.ts";
-import type { LoadShape } from "./http-load.ts";
+import type { OpenSearchTarget } from "./api-setup.ts";
+import type { LoadShape, MeasuredWindow } from "./http-load.ts";
 import { type LoadSummary, summariseLatencies } from "./latency.ts";
-import { BENCH_QUERIES, engineQuery, rotated } from "./queries.ts";
+import { BENCH_QUERIES, type BenchQuery, engineQuery, rotated } from "./queries.ts";
 
 /**
  * The raw engine baselines: the same queries, with the parameters the search route passes, sent
@@ -17,6 +17,8 @@ import { BENCH_QUERIES, engineQuery, rotated } from "./queries.ts";
  * - Postgres: PostgresSearchEngine.search on the store.
  * - OpenSearch: a raw `_search` — plain HTTP (node:http), the request body the engine sends
  *   (searchBody of services/search/dsl.ts), no client library.
+ * Each takes the query list to cycle through (default: bench:api's mix) and keeps each query's
+ * latencies apart as well (perQueryP50Ms).
  */
 
 /** What one baseline run needs: how to prepare each query once, how to send it, how to end. */
@@ -29,8 +31,13 @@ interface Baseline<T> {
 /** As the route does when as_of is absent: today, in UTC. */
 const today = () => new Date().toISOString().slice(0, 10);
 
-export async function runEngineLoad(db: Database, shape: LoadShape, meter?: CpuMeter): Promise<LoadSummary> {
-  return measure(shape, meter, (): Baseline<SearchQuery> => {
+export async function runEngineLoad(
+  db: Database,
+  shape: LoadShape,
+  meter?: MeasuredWindow,
+  queries: BenchQuery[] = BENCH_QUERIES,
+): Promise<LoadSummary> {
+  return measure(shape, meter, queries, (): Baseline<SearchQuery> => {
     const engine = new PostgresSearchEngine(db);
     return {
       prepare: (query) => query,
@@ -88,10 +95,11 @@ export async function runRawSearchLoad(
   url: string,
   alias: string,
   shape: LoadShape,
-  meter?: CpuMeter,
+  meter?: MeasuredWindow,
+  queries: BenchQuery[] = BENCH_QUERIES,
 ): Promise<LoadSummary> {
   const endpoint = new URL(`${url}/${alias}/_search`);
-  return measure(shape, meter, (): Baseline<Buffer> => {
+  return measure(shape, meter, queries, (): Baseline<Buffer> => {
     const agent = keepAliveAgent(shape.connections);
     return {
       prepare: (query) => Buffer.from(JSON.stringify(searchBody(query, Synonyms.bundled()))),
@@ -107,13 +115,17 @@ export async function runRawSearchLoad(
  * Each query once through a raw `_search`, before measuring: returns each query's total number of
  * hits, which must be the API's (the same queries, hence the same results).
  */
-export async function rawSearchTotals(url: string, alias: string): Promise<number[]> {
+export async function rawSearchTotals(
+  url: string,
+  alias: string,
+  queries: BenchQuery[] = BENCH_QUERIES,
+): Promise<number[]> {
   const endpoint = new URL(`${url}/${alias}/_search`);
   const agent = keepAliveAgent(1);
   const asOf = today();
   try {
     const totals: number[] = [];
-    for (const query of BENCH_QUERIES) {
+    for (const query of queries) {
       const text = await rawSearch(
         agent,
         endpoint,
@@ -127,27 +139,42 @@ export async function rawSearchTotals(url: string, alias: string): Promise<numbe
   }
 }
 
-async function measure<T>(shape: LoadShape, meter: CpuMeter | undefined, open: () => Baseline<T>) {
-  await run(open(), shape.connections, shape.warmUpSeconds);
+async function measure<T>(
+  shape: LoadShape,
+  meter: MeasuredWindow | undefined,
+  queries: BenchQuery[],
+  open: () => Baseline<T>,
+) {
+  await run(open(), queries, shape.connections, shape.warmUpSeconds);
   meter?.begin();
-  const measured = await run(open(), shape.connections, shape.seconds);
+  const measured = await run(open(), queries, shape.connections, shape.seconds, shape.minCalls);
   meter?.end();
   return measured;
 }
 
-async function run<T>(baseline: Baseline<T>, loops: number, seconds: number): Promise<LoadSummary> {
+async function run<T>(
+  baseline: Baseline<T>,
+  queries: BenchQuery[],
+  loops: number,
+  seconds: number,
+  minCalls = 0,
+): Promise<LoadSummary> {
   const asOf = today();
-  const queries = BENCH_QUERIES.map((query) => baseline.prepare(engineQuery(query, asOf)));
+  const prepared = queries.map((query) => baseline.prepare(engineQuery(query, asOf)));
   const latenciesMs: number[] = [];
+  const byQuery: number[][] = queries.map(() => []);
   const start = performance.now();
   const deadline = start + seconds * 1000;
 
   const loop = async (index: number) => {
-    const mine = rotated(queries, index);
-    for (let i = 0; performance.now() < deadline; i += 1) {
+    const mine = rotated([...prepared.keys()], index);
+    for (let i = 0; performance.now() < deadline || latenciesMs.length < minCalls; i += 1) {
+      const query = mine[i % mine.length]!;
       const callStart = performance.now();
-      await baseline.call(mine[i % mine.length]!);
-      latenciesMs.push(performance.now() - callStart);
+      await baseline.call(prepared[query]!);
+      const ms = performance.now() - callStart;
+      latenciesMs.push(ms);
+      byQuery[query]!.push(ms);
     }
   };
   try {
@@ -156,5 +183,34 @@ async function run<T>(baseline: Baseline<T>, loops: number, seconds: number): Pr
     await baseline.close();
   }
   const elapsedSeconds = (performance.now() - start) / 1000;
-  return summariseLatencies(latenciesMs, elapsedSeconds);
+  return summariseLatencies(latenciesMs, elapsedSeconds, byQuery);
+}
+
+/**
+ * A fresh JVM searches slowly for its first minute or two of load (JIT): the same queries took
+ * 83–105 ms at p50 in the first 10 s, 33–42 ms after 50–60 s, 23–25 ms after 80–120 s. Untimed raw
+ * `_search` load first, in chunks of 10 s, until a chunk's p50 is no longer 3% better than the
+ * previous one (at least 6 chunks, at most 15), so that the first measured phase does not pay for
+ * it. The chunks' p50s are printed: they show whether it settled.
+ */
+const JVM_WARM_UP = { chunkSeconds: 10, minChunks: 6, maxChunks: 15, settledAbove: 0.97 };
+
+export async function warmUpOpenSearch(
+  node: OpenSearchTarget,
+  connections: number,
+  queries: BenchQuery[] = BENCH_QUERIES,
+): Promise<void> {
+  const p50s: number[] = [];
+  const settled = () => {
+    const [previous, last] = p50s.slice(-2);
+    return p50s.length >= JVM_WARM_UP.minChunks && last! >= previous! * JVM_WARM_UP.settledAbove;
+  };
+  while (p50s.length < JVM_WARM_UP.maxChunks && !settled()) {
+    const chunk = { connections, warmUpSeconds: 0, seconds: JVM_WARM_UP.chunkSeconds };
+    p50s.push((await runRawSearchLoad(node.url, node.alias, chunk, undefined, queries)).p50Ms);
+  }
+  console.log(
+    `  JVM warm-up (untimed): ${p50s.length} × ${JVM_WARM_UP.chunkSeconds} s of raw _search, ` +
+      `p50 ${p50s.map((ms) => ms.toFixed(1)).join(", ")} ms${settled() ? "" : " (still falling)"}`,
+  );
 }

@@ -1,5 +1,5 @@
 import type { IndexRun, Method } from "./index-variants.ts";
-import { median } from "./report.ts";
+import { markdownTable, median } from "./report.ts";
 
 /** The target of the issue; missing it is printed plainly, never an exit code. */
 export const INDEX_TARGET = { oursOverRawThroughput: 0.8 };
@@ -26,15 +26,9 @@ export function throughputRatio(ours: IndexSummary, raw: IndexSummary): number {
   return ours.documentsPerSecond / raw.documentsPerSecond;
 }
 
-function table(header: string[], rows: string[][]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`;
-  return [line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n");
-}
-
 /** The figures as a Markdown table, ready to paste into docs/PERFORMANCE.md. */
 export function formatIndexTable(ours: IndexSummary, raw: IndexSummary): string {
-  return table(
+  return markdownTable(
     ["variant", "median s", "min–max s", "docs/s", "ours/raw docs/s"],
     [ours, raw].map((s) => {
       const wall = s.runs.map((r) => r.seconds);

@@ -31,7 +31,8 @@ export function summarise(variant: Variant, runs: RunResult[]): VariantSummary {
   };
 }
 
-function table(header: string[], rows: string[][]): string {
+/** A Markdown table, columns padded to their widest cell: readable printed and pasted alike. */
+export function markdownTable(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`;
   return [line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n");
@@ -46,7 +47,7 @@ export function formatTable(summaries: VariantSummary[]): string {
     );
     return floor ? `${(s.medianSeconds / floor.medianSeconds).toFixed(2)}×` : "";
   };
-  return table(
+  return markdownTable(
     ["variant", "median s", "min–max s", "provisions/s", "peak RSS MB", "ingest/floor"],
     summaries.map((s) => {
       const seconds = s.runs.map((r) => r.seconds);
