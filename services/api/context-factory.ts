@@ -41,6 +41,7 @@ export async function buildContext(
     config,
     db.withStatementTimeout(config.SEARCH_TIMEOUT_MS),
     synonyms,
+    logger,
   );
   const keys = new KeyCache();
   // Server Postgres only, where other processes may revoke keys. Embedded, every revocation goes

@@ -3,6 +3,7 @@ import { OUT_OF_FORCE_WEIGHT, type SearchHit, type SearchQuery, type SearchResul
 import type { ProvisionIndexDocument } from "./index-document.ts";
 import { MINIMUM_SHOULD_MATCH, queryTerms } from "./query-text.ts";
 import { NUMBER_BONUS, RANKING } from "./ranking.ts";
+import { buildSnippet } from "./snippets.ts";
 import type { Synonyms } from "./synonyms.ts";
 
 /**
@@ -252,7 +253,8 @@ export function searchBody(query: SearchQuery, synonyms: Synonyms) {
     from: query.offset,
     size: query.limit,
     track_total_hits: true,
-    _source: { excludes: ["text", "guides", "content_hash"] },
+    // The text comes back for the snippet (snippets.ts, as on Postgres), the guides do not.
+    _source: { excludes: ["guides", "content_hash"] },
     query: preferInForce(query, {
       bool: {
         should: [
@@ -275,23 +277,19 @@ export function searchBody(query: SearchQuery, synonyms: Synonyms) {
     }),
     // Rescored, so sorted by score alone (the engines refuse another sort with rescore).
     rescore,
-    highlight: {
-      pre_tags: ["<mark>"],
-      post_tags: ["</mark>"],
-      fields: { text: { fragment_size: 180, number_of_fragments: 2, no_match_size: 180 } },
-    },
   };
 }
 
 export interface RawHit {
   _score: number | null;
-  _source: Omit<ProvisionIndexDocument, "text" | "content_hash">;
-  highlight?: { text?: string[] };
+  _source: Omit<ProvisionIndexDocument, "guides" | "content_hash">;
 }
 
+/** The engines' answer as search results; `terms` are the query's (queryTerms), for snippets. */
 export function readHits(
   hits: RawHit[],
   total: number | { value: number },
+  terms: string[][],
 ): Omit<SearchResult, "filterMode"> {
   return {
     total: typeof total === "number" ? total : total.value,
@@ -301,7 +299,7 @@ export function readHits(
         number: hit._source.number,
         document: { publicId: hit._source.document_id, title: hit._source.document_title },
         sectionPath: hit._source.section_path,
-        snippet: (hit.highlight?.text ?? []).join(" … "),
+        snippet: buildSnippet(hit._source.text, hit._source.section_path, terms),
         status: hit._source.status,
         effectiveFrom: hit._source.effective_from,
         effectiveTo: hit._source.effective_to,

@@ -4,6 +4,7 @@ import type { SearchEngine, SearchQuery, SearchResult } from "./engine.ts";
 import type { IndexDocumentJson } from "./index-document.ts";
 import type { IndexStore } from "./index-store.ts";
 import { type BulkItem, collectHashes, failedIds, type HashHit, hashPage } from "./opensearch-engine.ts";
+import { queryTerms } from "./query-text.ts";
 import { Synonyms } from "./synonyms.ts";
 
 /** Elasticsearch glue: the same request bodies (dsl.ts) through the Elasticsearch client. */
@@ -25,6 +26,7 @@ export class ElasticsearchEngine implements SearchEngine, IndexStore {
       ...readHits(
         response.hits.hits as unknown as RawHit[],
         response.hits.total as number | { value: number },
+        queryTerms(query.q, this.synonyms),
       ),
       filterMode: "exact",
     };

@@ -68,5 +68,7 @@ export interface SearchEngine {
   search(query: SearchQuery): Promise<SearchResult>;
   /** For readiness: can the engine answer right now? */
   ping(): Promise<boolean>;
+  /** For readiness, where an engine has more than one way to rank: which one it uses now. */
+  describe?(): string;
   close(): Promise<void>;
 }

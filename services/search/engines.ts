@@ -1,3 +1,4 @@
+import type { Logger } from "pino";
 import type { Config } from "../core/config.ts";
 import type { Database } from "../store/database.ts";
 import type { SearchEngine } from "./engine.ts";
@@ -12,8 +13,20 @@ export async function createSearchEngine(
   config: Config,
   db: Database,
   synonyms = Synonyms.load(config.SEARCH_SYNONYMS),
+  logger?: Logger,
 ): Promise<SearchEngine> {
-  if (config.SEARCH_ENGINE === "postgres") return new PostgresSearchEngine(db, synonyms);
+  if (config.SEARCH_ENGINE === "postgres") {
+    const memory =
+      config.SEARCH_MEMORY_INDEX === "on" || (config.SEARCH_MEMORY_INDEX === "auto" && db.kind === "pglite");
+    return new PostgresSearchEngine(db, synonyms, {
+      memory,
+      memoryEvents: {
+        built: (info) => logger?.info(info, "search model built in memory"),
+        failed: (error) =>
+          logger?.error({ err: error }, "search model not built in memory; searching in SQL"),
+      },
+    });
+  }
   return createIndexedEngine(config, synonyms);
 }
 

@@ -3,6 +3,7 @@ import { type IndexLayout, indexBody, type RawHit, readHits, searchBody } from "
 import type { SearchEngine, SearchQuery, SearchResult } from "./engine.ts";
 import type { IndexDocumentJson } from "./index-document.ts";
 import type { IndexStore } from "./index-store.ts";
+import { queryTerms } from "./query-text.ts";
 import { Synonyms } from "./synonyms.ts";
 
 /** OpenSearch glue: sends the shared request bodies (dsl.ts) through the OpenSearch client. */
@@ -21,7 +22,11 @@ export class OpenSearchEngine implements SearchEngine, IndexStore {
       body: searchBody(query, this.synonyms) as never,
     });
     return {
-      ...readHits(body.hits.hits as unknown as RawHit[], body.hits.total as number | { value: number }),
+      ...readHits(
+        body.hits.hits as unknown as RawHit[],
+        body.hits.total as number | { value: number },
+        queryTerms(query.q, this.synonyms),
+      ),
       filterMode: "exact",
     };
   }

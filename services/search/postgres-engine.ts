@@ -1,5 +1,6 @@
 import type { Domain } from "../core/domains.ts";
 import type { Database } from "../store/database.ts";
+import { readSearchGeneration } from "../store/search-snapshot.ts";
 import { articleNumberKey } from "./citations.ts";
 import {
   OUT_OF_FORCE_WEIGHT,
@@ -8,9 +9,12 @@ import {
   type SearchQuery,
   type SearchResult,
 } from "./engine.ts";
+import { MemorySearch, type MemorySearchEvents } from "./memory-search.ts";
 import { MINIMUM_SHOULD_MATCH_PERCENT, queryTerms } from "./query-text.ts";
 import { NUMBER_BONUS, RANKING } from "./ranking.ts";
+import { buildSnippet } from "./snippets.ts";
 import { Synonyms } from "./synonyms.ts";
+import { parseTsvector } from "./tsvector.ts";
 
 /**
  * Postgres search: BM25 over the postings the store keeps of `provisions.search_vector`
@@ -18,22 +22,19 @@ import { Synonyms } from "./synonyms.ts";
  * C; migration 009: postings and term statistics). Domains are a column of the same row, so a
  * domain filter is always exact.
  */
-const HEADLINE_OPTIONS =
-  'StartSel=<mark>, StopSel=</mark>, MaxWords=35, MinWords=15, MaxFragments=2, FragmentDelimiter=" … "';
-
 interface Row {
   public_id: string;
   number: string;
   document_public_id: string;
   document_title: string;
   section_path: string[];
-  snippet: string;
+  text: string;
   status: SearchHit["status"];
   effective_from: string | null;
   effective_to: string | null;
   domains: Domain[];
   score: number;
-  total: number;
+  total?: number;
 }
 
 /**
@@ -169,20 +170,107 @@ const IN_FORCE_PREFERENCE = `CASE WHEN ${IN_FORCE} THEN 1 ELSE ${OUT_OF_FORCE_WE
 const PRIOR = `(1 + ${RANKING.authority}::float8 * ln(1 + coalesce(a.cited_by, 0))
     + CASE WHEN p.number_key LIKE 'L%' THEN ${RANKING.legislative}::float8 ELSE 0 END)`;
 
-/** Snippets: the query's words and phrases, any of them. */
-const HIGHLIGHT = `(SELECT string_agg('(' || phraseto_tsquery('french_unaccent', alternative)::text || ')', ' | ')::tsquery
-    FROM alternatives)`;
+/** A hit's columns, from its provision `p`, document `d` and `page` (its score). */
+const PAGE_COLUMNS = `p.public_id, p.number, d.public_id AS document_public_id, d.title AS document_title, p.section_path,
+       p.text, p.status, p.effective_from, p.effective_to, p.domains, page.score`;
+
+/** The page the in-memory model chose ($1 ids, $2 scores, best first). */
+const PAGE_OF_IDS = `SELECT ${PAGE_COLUMNS}
+  FROM unnest($1::int[], $2::float8[]) WITH ORDINALITY AS page(id, score, n)
+       JOIN provisions p ON p.id = page.id JOIN documents d ON d.id = p.document_id
+  ORDER BY page.n`;
+
+/** The store's search generation, and each alternative analysed as TERMS analyses it. */
+const ANALYSE = `SELECT (SELECT value::text FROM search_generation) AS generation,
+    ARRAY(SELECT to_tsvector('french_unaccent', a)::text FROM unnest($1::text[]) WITH ORDINALITY AS x(a, n)
+          ORDER BY n) AS vectors`;
+
+export interface PostgresSearchOptions {
+  /**
+   * Rank in memory (memory-index.ts) while the copy is current, SQL otherwise: the same model,
+   * the same results. Built in the background from the store when the engine starts and after
+   * the corpus changes.
+   */
+  memory?: boolean;
+  memoryEvents?: MemorySearchEvents;
+}
 
 export class PostgresSearchEngine implements SearchEngine {
   readonly name = "postgres" as const;
+  private readonly memory: MemorySearch | undefined;
 
   constructor(
     private readonly db: Database,
     private readonly synonyms: Synonyms = Synonyms.bundled(),
-  ) {}
+    options: PostgresSearchOptions = {},
+  ) {
+    if (options.memory) {
+      this.memory = new MemorySearch(db, options.memoryEvents);
+      void this.memory.refresh();
+    }
+  }
+
+  /** Resolves once the in-memory copy, if the engine keeps one, is current (tests, benchmarks). */
+  async ready(): Promise<void> {
+    if (!this.memory) return;
+    // A build that saw the corpus move is dropped: try again, a few times.
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      if (this.memory.current(await readSearchGeneration(this.db))) return;
+      await this.memory.refresh();
+    }
+    throw new Error(
+      "the in-memory search model could not be built: the corpus kept changing, or see the logs",
+    );
+  }
 
   async search(query: SearchQuery): Promise<SearchResult> {
     const terms = queryTerms(query.q, this.synonyms);
+    if (this.memory) {
+      const result = await this.searchInMemory(this.memory, query, terms);
+      if (result) return result;
+    }
+    return this.searchInSql(query, terms);
+  }
+
+  /** The in-memory model's page, or undefined when its copy is not current. */
+  private async searchInMemory(
+    memory: MemorySearch,
+    query: SearchQuery,
+    terms: string[][],
+  ): Promise<SearchResult | undefined> {
+    const alternatives = terms.flat();
+    const { rows } = await this.db.query<{ generation: string; vectors: string[] }>(ANALYSE, [alternatives]);
+    const index = memory.current(rows[0]!.generation);
+    if (!index) return undefined;
+    const termOf = terms.flatMap((list, term) => list.map(() => term));
+    const page = index.search({
+      alternatives: rows[0]!.vectors.map((vector, i) => ({
+        term: termOf[i]!,
+        vector: parseTsvector(vector),
+      })),
+      numberKey: articleNumberKey(query.q),
+      matchAny: query.match === "any",
+      domains: query.domains,
+      unclassifiedDocuments: query.unclassifiedDocuments ?? [],
+      document: query.document,
+      inForce: query.inForce,
+      asOf: query.asOf,
+      limit: query.limit,
+      offset: query.offset,
+    });
+    const hits =
+      page.hits.length === 0
+        ? []
+        : (
+            await this.db.query<Row>(PAGE_OF_IDS, [
+              page.hits.map((hit) => hit.id),
+              page.hits.map((hit) => hit.score),
+            ])
+          ).rows;
+    return { total: page.total, filterMode: "exact", hits: hits.map((r) => toHit(r, terms)) };
+  }
+
+  private async searchInSql(query: SearchQuery, terms: string[][]): Promise<SearchResult> {
     // The page is chosen first; snippets are computed for that page only.
     const { rows } = await this.db.query<Row>(
       `WITH ${TERMS}, ${TERM_SCORES},
@@ -207,9 +295,7 @@ export class PostgresSearchEngine implements SearchEngine {
          ORDER BY score DESC, p.public_id
          LIMIT $10::int OFFSET $11::int
        )
-       SELECT p.public_id, p.number, d.public_id AS document_public_id, d.title AS document_title, p.section_path,
-              coalesce(ts_headline('french_unaccent', p.text, ${HIGHLIGHT}, '${HEADLINE_OPTIONS}'), left(p.text, 200)) AS snippet,
-              p.status, p.effective_from, p.effective_to, p.domains, page.score, page.total
+       SELECT ${PAGE_COLUMNS}, page.total
        FROM page JOIN provisions p ON p.id = page.id JOIN documents d ON d.id = p.document_id
        ORDER BY page.score DESC, p.public_id`,
       [
@@ -228,23 +314,16 @@ export class PostgresSearchEngine implements SearchEngine {
     );
     // A page past the end still reports the total: the first page's.
     const total =
-      rows[0]?.total ?? (query.offset > 0 ? (await this.search({ ...query, offset: 0, limit: 1 })).total : 0);
-    return {
-      total,
-      filterMode: "exact",
-      hits: rows.map((r) => ({
-        publicId: r.public_id,
-        number: r.number,
-        document: { publicId: r.document_public_id, title: r.document_title },
-        sectionPath: r.section_path,
-        snippet: r.snippet,
-        status: r.status,
-        effectiveFrom: r.effective_from,
-        effectiveTo: r.effective_to,
-        domains: r.domains,
-        score: Math.round(r.score * 10000) / 10000,
-      })),
-    };
+      rows[0]?.total ??
+      (query.offset > 0 ? (await this.searchInSql({ ...query, offset: 0, limit: 1 }, terms)).total : 0);
+    return { total, filterMode: "exact", hits: rows.map((r) => toHit(r, terms)) };
+  }
+
+  describe(): string {
+    if (!this.memory) return "ranked in SQL";
+    const { built, building } = this.memory.state;
+    if (!built) return "ranked in SQL until the in-memory copy is built";
+    return building ? "ranked in memory, the copy being rebuilt" : "ranked in memory";
   }
 
   async ping(): Promise<boolean> {
@@ -256,5 +335,22 @@ export class PostgresSearchEngine implements SearchEngine {
     }
   }
 
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    await this.memory?.close();
+  }
+}
+
+function toHit(r: Row, terms: string[][]): SearchHit {
+  return {
+    publicId: r.public_id,
+    number: r.number,
+    document: { publicId: r.document_public_id, title: r.document_title },
+    sectionPath: r.section_path,
+    snippet: buildSnippet(r.text, r.section_path, terms),
+    status: r.status,
+    effectiveFrom: r.effective_from,
+    effectiveTo: r.effective_to,
+    domains: r.domains,
+    score: Math.round(r.score * 10000) / 10000,
+  };
 }

@@ -39,6 +39,9 @@ const STOP_WORDS = new Set(
     .map((w) => foldAccents(w)),
 );
 
+/** A stop word (lower case, accents folded): never a term, never marked in a snippet. */
+export const isStopWord = (folded: string) => STOP_WORDS.has(folded);
+
 /** The words of a query that should match, in order, elisions ("l'", "d'") removed. */
 export function queryWords(q: string): string[] {
   return q

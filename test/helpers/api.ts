@@ -80,7 +80,8 @@ export async function startTestApi(
   const ctx: AppContext = {
     config,
     db: store.db,
-    search: new PostgresSearchEngine(store.db),
+    // As `npm start` builds it (services/search/engines.ts): ranking in memory on the embedded store.
+    search: new PostgresSearchEngine(store.db, undefined, { memory: kind === "pglite" }),
     limiter: new UsageLimiter(redis, undefined, `lc-test-${randomBytes(4).toString("hex")}`, options.limits),
     usage: new UsageMeter(store.db, pino({ level: "silent" })),
     keyHashSecret: config.KEY_HASH_SECRET!,
@@ -111,6 +112,7 @@ export async function startTestApi(
     close: async () => {
       await new Promise((resolve) => server.close(resolve));
       await ctx.usage.close();
+      await ctx.search.close();
       redis?.disconnect();
       await store.dispose();
     },

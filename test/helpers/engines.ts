@@ -12,7 +12,11 @@ import { OpenSearchEngine } from "../../services/search/opensearch-engine.ts";
 import { PostgresSearchEngine } from "../../services/search/postgres-engine.ts";
 import type { Database } from "../../services/store/database.ts";
 
-export const ENGINE_KINDS = ["postgres", "opensearch", "elasticsearch"] as const;
+/**
+ * `postgres` ranks in SQL (a Postgres server's default); `postgres-memory` is the same engine
+ * ranking in memory (the embedded default, services/search/memory-index.ts).
+ */
+export const ENGINE_KINDS = ["postgres", "postgres-memory", "opensearch", "elasticsearch"] as const;
 export type EngineKind = (typeof ENGINE_KINDS)[number];
 
 /**
@@ -57,7 +61,8 @@ export async function startElasticsearchCompatibilityProxy(
 
 /** Says plainly what each engine run exercised. */
 export function describeEngine(kind: EngineKind): string {
-  if (kind === "postgres") return "Postgres full-text search";
+  if (kind === "postgres") return "Postgres full-text search, ranked in SQL";
+  if (kind === "postgres-memory") return "Postgres full-text search, ranked in memory";
   if (kind === "opensearch") return "OpenSearch (a real node from Maven Central jars)";
   return inject("elasticsearchUrl")
     ? "Elasticsearch (a real node in a testcontainers container)"
@@ -70,6 +75,11 @@ export async function openEngine(
   db: Database,
 ): Promise<{ engine: SearchEngine; indexed?: IndexedEngine; close: () => Promise<void> }> {
   if (kind === "postgres") return { engine: new PostgresSearchEngine(db), close: async () => undefined };
+  if (kind === "postgres-memory") {
+    const engine = new PostgresSearchEngine(db, undefined, { memory: true });
+    await engine.ready();
+    return { engine, close: () => engine.close() };
+  }
   const alias = `lc-test-${randomBytes(4).toString("hex")}`;
   const openSearchUrl = inject("opensearchUrl");
   let closeProxy: () => Promise<void> = async () => {};

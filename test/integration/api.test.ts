@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DOMAINS } from "../../services/core/domains.ts";
+import type { PostgresSearchEngine } from "../../services/search/postgres-engine.ts";
 import {
   type ApiResponse,
   call,
@@ -316,6 +317,15 @@ describe.each(SETUPS)("API v1 on $name", ({ kind, redis }) => {
         body: JSON.stringify({ question: "licenciement\u0000 économique" }),
       });
       expectEnvelope(answer, 400, "invalid_request", "question: must not contain a NUL");
+    });
+
+    it("says on /readyz how search ranks: in memory on the embedded store, in SQL on a server", async () => {
+      await (api.ctx.search as PostgresSearchEngine).ready();
+      const r = await call(api, "/readyz");
+      expect(r.status).toBe(200);
+      expect(r.body.checks.search).toBe(
+        kind === "pglite" ? "postgres: ok, ranked in memory" : "postgres: ok, ranked in SQL",
+      );
     });
 
     it("sends security headers and serves the OpenAPI document and its page without a key", async () => {

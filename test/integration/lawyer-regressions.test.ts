@@ -5,7 +5,9 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ingestGuides } from "../../ingest/guides.ts";
 import { parseConfig } from "../../services/core/config.ts";
-import type { SearchEngine } from "../../services/search/engine.ts";
+import type { SearchEngine, SearchHit, SearchQuery } from "../../services/search/engine.ts";
+import { PostgresSearchEngine } from "../../services/search/postgres-engine.ts";
+import { SEARCH_QUERIES } from "../bench/search-queries.ts";
 import { ingestLegiSnapshot } from "../helpers/corpus.ts";
 import { describeEngine, ENGINE_KINDS, openEngine } from "../helpers/engines.ts";
 import { openTestStore, type TestStore } from "../helpers/stores.ts";
@@ -100,5 +102,65 @@ describe("lawyer regression list", () => {
         expect(await firstThree(q)).toContain(expected);
       },
     );
+  });
+
+  /**
+   * The embedded default ranks in memory (services/search/memory-index.ts): it must give what
+   * SQL gives, on the real corpus, for every kind of query and filter. Scores are compared as the
+   * API rounds them; the order may differ only between hits whose scores are equal as rounded.
+   */
+  describe("the in-memory model ranks as SQL does", () => {
+    const asOf = new Date().toISOString().slice(0, 10);
+    const base: SearchQuery = {
+      q: "",
+      limit: 20,
+      offset: 0,
+      domains: null,
+      document: null,
+      inForce: true,
+      asOf,
+    };
+    const variants: Array<[string, Partial<SearchQuery>]> = [
+      ["as typed", {}],
+      ["labour and tax only", { domains: ["labour", "tax"] }],
+      ["in one code", { document: "code-de-la-securite-sociale" }],
+      ["as of 2012, repealed included", { inForce: false, asOf: "2012-01-01" }],
+      ["any word", { match: "any" }],
+      ["second page", { offset: 20, limit: 10 }],
+    ];
+    const queries = [
+      ...LAWYER_REGRESSIONS.map((r) => r.q),
+      ...Object.values(SEARCH_QUERIES).flatMap((list) => list.slice(0, 12).map((x) => x.q)),
+      "contrat de travail à durée déterminée",
+      "de la",
+    ];
+    let sql: PostgresSearchEngine;
+    let memory: PostgresSearchEngine;
+    beforeAll(async () => {
+      sql = new PostgresSearchEngine(store.db);
+      memory = new PostgresSearchEngine(store.db, undefined, { memory: true });
+      await memory.ready();
+    });
+    afterAll(async () => memory?.close());
+
+    it.each(variants)("%s", async (_label, variant) => {
+      let compared = 0;
+      for (const q of queries) {
+        const query = { ...base, ...variant, q };
+        const [expected, actual] = [await sql.search(query), await memory.search(query)];
+        const where = `${JSON.stringify(q)} ${JSON.stringify(variant)}`;
+        expect(actual.total, where).toBe(expected.total);
+        expect(
+          actual.hits.map((h) => h.score),
+          where,
+        ).toEqual(expected.hits.map((h) => h.score));
+        // Within each run of equal scores, the same provisions (their order is public id then).
+        const byScore = (hits: SearchHit[]) =>
+          hits.map((h) => `${h.score} ${h.publicId} ${h.snippet}`).sort();
+        expect(byScore(actual.hits), where).toEqual(byScore(expected.hits));
+        compared += expected.hits.length;
+      }
+      expect(compared).toBeGreaterThan(0);
+    });
   });
 });

@@ -124,6 +124,40 @@ const authorityAct = {
   })),
 };
 
+/**
+ * Snippets: a provision whose headings alone hold "indemnité de fin de carrière", and one whose
+ * long text says "durée" alone long before "contrat à durée déterminée" (a synonym of CDD).
+ */
+const snippetAct = {
+  ...rarityAct,
+  source: { name: "canonical", documentId: "SNIPPETS", version: null },
+  publicId: "loi-extraits",
+  title: "Loi sur les extraits",
+  sections: [{ id: "S1", parentId: null, title: "Chapitre unique : Indemnité de fin de carrière" }],
+  provisions: [
+    {
+      ...rarityAct.provisions[0]!,
+      sourceId: "SNIPPETS-1",
+      versionId: "SNIPPETS-1-v1",
+      number: "1",
+      text: "Le montant est fixé par décret selon l'ancienneté acquise dans l'entreprise.",
+      sectionId: "S1",
+    },
+    {
+      ...rarityAct.provisions[0]!,
+      sourceId: "SNIPPETS-2",
+      versionId: "SNIPPETS-2-v1",
+      number: "2",
+      text:
+        "La durée du travail effectif est celle pendant laquelle le salarié est à la disposition de l'employeur. " +
+        "Les heures accomplies au-delà sont des heures supplémentaires, majorées selon un taux fixé par accord. " +
+        "Le recours au contrat à durée déterminée est limité aux cas énumérés par la loi, pour une tâche précise " +
+        "et temporaire, et ne peut avoir ni pour objet ni pour effet de pourvoir durablement un emploi lié à " +
+        "l'activité normale et permanente de l'entreprise, quel que soit son motif.",
+    },
+  ],
+};
+
 describe.each(ENGINE_KINDS)("search contract: %s", (kind) => {
   let store: TestStore;
   let engine: SearchEngine;
@@ -138,16 +172,17 @@ describe.each(ENGINE_KINDS)("search contract: %s", (kind) => {
       source: "canonical",
       sourceVersion: "inline",
       parameters: {},
-      documentsTotal: 4,
+      documentsTotal: 5,
       documents: [
         { file: "inline", document: datedAct },
         { file: "inline", document: rarityAct },
         { file: "inline", document: proximityAct },
         { file: "inline", document: authorityAct },
+        { file: "inline", document: snippetAct },
       ],
       rules: parseDomainRules(
         "version: 1\nrules:\n  - name: fiscal\n    match: { document: [loi-datee] }\n    domains: [tax]\n" +
-          "  - name: civil\n    match: { document: [loi-rarete, loi-proximite, loi-autorite] }\n    domains: [civil]\n",
+          "  - name: civil\n    match: { document: [loi-rarete, loi-proximite, loi-autorite, loi-extraits] }\n    domains: [civil]\n",
         "inline.yaml",
       ),
     });
@@ -165,6 +200,23 @@ describe.each(ENGINE_KINDS)("search contract: %s", (kind) => {
     expect(result.hits[0]?.snippet).toMatch(/<mark>[Pp]ériode<\/mark>/);
     expect(result.hits[0]?.document).toEqual({ publicId: "code-du-travail", title: "Code du travail" });
     expect(result.hits[0]?.sectionPath.length).toBeGreaterThan(2);
+  });
+
+  it("snippets show why: marked words in the passage, ellipses, headings when only they matched", async () => {
+    const inText = await engine.search(query("CDD", { document: "loi-extraits" }));
+    expect(inText.hits.map((h) => h.publicId)).toEqual(["loi-extraits/2"]);
+    const snippet = inText.hits[0]!.snippet;
+    // The synonym phrase marked where it stands whole; neither its stop word nor "durée" alone.
+    expect(snippet).toContain("<mark>contrat</mark> à <mark>durée</mark> <mark>déterminée</mark>");
+    expect(snippet).not.toMatch(/<mark>à<\/mark>|La <mark>durée<\/mark>/);
+    expect(snippet).toMatch(/^… .* …$/);
+
+    const inHeadings = await engine.search(query("indemnité fin de carrière", { document: "loi-extraits" }));
+    expect(inHeadings.hits.map((h) => h.publicId)).toEqual(["loi-extraits/1"]);
+    expect(inHeadings.hits[0]!.snippet).toBe(
+      "Chapitre unique : <mark>Indemnité</mark> de <mark>fin</mark> de <mark>carrière</mark> — " +
+        "Le montant est fixé par décret selon l'ancienneté acquise dans l'entreprise.",
+    );
   });
 
   it("answers an article number first, however it is written", async () => {

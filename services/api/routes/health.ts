@@ -29,7 +29,11 @@ export function healthRouter(ctx: AppContext): Router {
       const healthy = store.state === "ok" && search === "ok" && !ctx.limiter.degraded;
       res.status(ready ? 200 : 503).json({
         status: ready ? (healthy ? "ready" : "degraded") : "unavailable",
-        checks: { store: store.detail, search: `${ctx.search.name}: ${search}`, rate_limits: rateLimits },
+        checks: {
+          store: store.detail,
+          search: `${ctx.search.name}: ${search}${ctx.search.describe ? `, ${ctx.search.describe()}` : ""}`,
+          rate_limits: rateLimits,
+        },
       });
     });
 }

@@ -1,0 +1,182 @@
+import { describe, expect, it } from "vitest";
+import type { IndexedProvision } from "../store/search-snapshot.ts";
+import { type AnalysedQuery, MemoryIndexBuilder } from "./memory-index.ts";
+import { NUMBER_BONUS, RANKING } from "./ranking.ts";
+import { parseTsvector } from "./tsvector.ts";
+
+describe("parseTsvector", () => {
+  it("reads lexemes, positions and weights as Postgres prints them", () => {
+    expect(parseTsvector("'accord':3B,7C 'l1237-11':1A 'salari':9 'l''x\\\\y':2")).toEqual([
+      { lexeme: "accord", positions: [3 * 4 + 2, 7 * 4 + 1] },
+      { lexeme: "l1237-11", positions: [1 * 4 + 3] },
+      { lexeme: "salari", positions: [9 * 4] },
+      { lexeme: "l'x\\y", positions: [2 * 4] },
+    ]);
+    expect(parseTsvector("")).toEqual([]);
+  });
+});
+
+let nextId = 1;
+function provision(vector: string, more: Partial<IndexedProvision> = {}): IndexedProvision {
+  const id = nextId++;
+  return {
+    id,
+    publicId: `code/L${id}`,
+    documentPublicId: "code",
+    numberKey: `L${id}`,
+    domains: ["labour"],
+    status: "in_force",
+    effectiveFrom: null,
+    effectiveTo: null,
+    citedBy: 0,
+    vector,
+    ...more,
+  };
+}
+
+const NO_PRIORS = { ...RANKING, authority: 0, legislative: 0, proximity: 0 };
+
+function query(words: string[][], more: Partial<AnalysedQuery> = {}): AnalysedQuery {
+  return {
+    // Each inner list: one term's alternatives, each a vector of one or more words in order.
+    alternatives: words.flatMap((alternatives, term) =>
+      alternatives.map((alternative) => ({
+        term,
+        vector: parseTsvector(
+          alternative
+            .split(" ")
+            .map((word, i) => `'${word}':${i + 1}`)
+            .join(" "),
+        ),
+      })),
+    ),
+    numberKey: null,
+    matchAny: false,
+    domains: null,
+    unclassifiedDocuments: [],
+    document: null,
+    inForce: true,
+    asOf: "2026-01-01",
+    limit: 10,
+    offset: 0,
+    ...more,
+  };
+}
+
+describe("MemoryIndex", () => {
+  it("scores BM25F: headings and text as one field, saturated once, by the word's rarity", () => {
+    const builder = new MemoryIndexBuilder();
+    const a = provision("'essai':1B,3C 'period':2C");
+    const b = provision("'essai':2C 'contrat':1C,3C,4C");
+    const c = provision("'contrat':1C");
+    for (const p of [a, b, c]) builder.add(p);
+    const index = builder.finish("1", NO_PRIORS);
+    const page = index.search(query([["essai"]]));
+    // N 3, df 2: idf = ln(1 + (3 - 2 + 0.5) / 2.5). Lengths: a 2 + 2×1 = 4, b 4; average (7 + 2×1) / 3.
+    const idf = Math.log(1 + 1.5 / 2.5);
+    const average = (7 + 2 * 1) / 3;
+    const bm25 = (tf: number, length: number) => (tf * 2.2) / (tf + 1.2 * (0.25 + (0.75 * length) / average));
+    expect(page.total).toBe(2);
+    expect(page.hits.map((h) => h.id)).toEqual([a.id, b.id]);
+    expect(page.hits[0]!.score).toBeCloseTo(idf * bm25(1 + 2, 4), 12);
+    expect(page.hits[1]!.score).toBeCloseTo(idf * bm25(1, 4), 12);
+  });
+
+  it("requires all of two terms, half of more, one with matchAny", () => {
+    const builder = new MemoryIndexBuilder();
+    const both = provision("'conge':1C 'pai':2C");
+    const one = provision("'conge':1C");
+    for (const p of [both, one]) builder.add(p);
+    const index = builder.finish("1", NO_PRIORS);
+    expect(index.search(query([["conge"], ["pai"]])).hits.map((h) => h.id)).toEqual([both.id]);
+    expect(index.search(query([["conge"], ["pai"]], { matchAny: true })).total).toBe(2);
+    expect(index.search(query([["conge"], ["pai"], ["absent"]])).total).toBe(2);
+  });
+
+  it("scores a phrase alternative only where its words stand in order, as its rarest word", () => {
+    const builder = new MemoryIndexBuilder();
+    const phrase = provision("'contrat':1C 'travail':3C");
+    const apart = provision("'travail':1C 'contrat':5C");
+    const filler = provision("'travail':1C");
+    for (const p of [phrase, apart, filler]) builder.add(p);
+    const index = builder.finish("1", NO_PRIORS);
+    const q = query([["contrat travail"]]);
+    // "contrat de travail": the stop word keeps its place (position 2).
+    q.alternatives[0]!.vector = parseTsvector("'contrat':1 'travail':3");
+    expect(index.search(q).hits.map((h) => h.id)).toEqual([phrase.id]);
+  });
+
+  it("adds proximity for consecutive words close in the text, and priors multiply", () => {
+    const builder = new MemoryIndexBuilder();
+    const close = provision("'harcel':1C 'moral':2C 'x':3C 'y':4C");
+    const far = provision("'harcel':1C 'x':2C 'y':3C 'moral':9C", { citedBy: 3 });
+    for (const p of [close, far]) builder.add(p);
+    const plain = builder.finish("1", NO_PRIORS).search(query([["harcel"], ["moral"]]));
+    expect(plain.hits[0]!.score).toBeCloseTo(plain.hits[1]!.score, 12);
+
+    const withProximity = new MemoryIndexBuilder();
+    for (const p of [close, far]) withProximity.add(p);
+    const scored = withProximity.finish("1", { ...NO_PRIORS, proximity: 1, authority: 0.1 });
+    const page = scored.search(query([["harcel"], ["moral"]]));
+    const idf = Math.log(1 + 0.5 / 2.5);
+    const words = plain.hits[0]!.score;
+    const byId = new Map(page.hits.map((h) => [h.id, h.score]));
+    expect(byId.get(close.id)).toBeCloseTo(words + 2 * idf, 12);
+    expect(byId.get(far.id)).toBeCloseTo(words * (1 + 0.1 * Math.log(4)), 12);
+  });
+
+  it("filters exactly: domains (with unclassified documents), document, in force on the day", () => {
+    const builder = new MemoryIndexBuilder();
+    const labour = provision("'preavis':1C");
+    const tax = provision("'preavis':1C", { domains: ["tax"], documentPublicId: "cgi" });
+    const unclassified = provision("'preavis':1C", { domains: [], documentPublicId: "loi" });
+    const repealed = provision("'preavis':1C", { status: "repealed" });
+    const future = provision("'preavis':1C", { effectiveFrom: "2030-01-01" });
+    for (const p of [labour, tax, unclassified, repealed, future]) builder.add(p);
+    const index = builder.finish("1", NO_PRIORS);
+    const ids = (more: Partial<AnalysedQuery>) =>
+      index
+        .search(query([["preavis"]], more))
+        .hits.map((h) => h.id)
+        .sort((x, y) => x - y);
+    expect(ids({ domains: ["labour"] })).toEqual([labour.id]);
+    expect(ids({ domains: ["labour"], unclassifiedDocuments: ["loi"] })).toEqual([
+      labour.id,
+      unclassified.id,
+    ]);
+    expect(ids({ document: "cgi" })).toEqual([tax.id]);
+    expect(ids({}).length).toBe(3);
+    expect(ids({ inForce: false }).length).toBe(5);
+    // Not in force: half the score, after those in force.
+    const all = index.search(query([["preavis"]], { inForce: false }));
+    expect(
+      all.hits
+        .slice(3)
+        .map((h) => h.id)
+        .sort(),
+    ).toEqual([repealed.id, future.id].sort());
+    expect(all.hits[3]!.score).toBeCloseTo(all.hits[0]!.score / 2, 12);
+  });
+
+  it("puts the provision a query names by number first, even without its words", () => {
+    const builder = new MemoryIndexBuilder();
+    const named = provision("'autr':1C", { numberKey: "L1237-11" });
+    const other = provision("'rupture':1C");
+    for (const p of [named, other]) builder.add(p);
+    const page = builder.finish("1", NO_PRIORS).search(query([["rupture"]], { numberKey: "L1237-11" }));
+    expect(page.hits.map((h) => h.id)).toEqual([named.id, other.id]);
+    expect(page.hits[0]!.score).toBe(NUMBER_BONUS);
+  });
+
+  it("pages: total counts every match, offset and limit slice the ranking", () => {
+    const builder = new MemoryIndexBuilder();
+    const many = Array.from({ length: 150 }, (_, i) => provision(`'mot':${i + 1}C 'autre':${i + 200}C`));
+    for (const p of many) builder.add(p);
+    const index = builder.finish("1", NO_PRIORS);
+    const first = index.search(query([["mot"]], { limit: 100 }));
+    const second = index.search(query([["mot"]], { limit: 10, offset: 100 }));
+    expect(first.total).toBe(150);
+    expect(second.total).toBe(150);
+    expect(new Set([...first.hits, ...second.hits].map((h) => h.id)).size).toBe(110);
+  });
+});

@@ -1,0 +1,461 @@
+import { DOMAINS } from "../core/domains.ts";
+import type { IndexedProvision } from "../store/search-snapshot.ts";
+import { OUT_OF_FORCE_WEIGHT } from "./engine.ts";
+import { MINIMUM_SHOULD_MATCH_PERCENT } from "./query-text.ts";
+import { NUMBER_BONUS, RANKING, type Ranking } from "./ranking.ts";
+import { parseTsvector, positionOf, type TsvectorEntry, WEIGHT, weightOf } from "./tsvector.ts";
+
+/**
+ * The Postgres engine's ranking model (postgres-engine.ts), computed in memory: the same BM25F
+ * over the same postings, the same phrase rule, proximity pairs and priors, the same filters and
+ * order. It is built from what the store holds (each provision's `search_vector` and the columns
+ * the filters read) and answers which provisions make the page; the store then reads their rows
+ * and snippets. Why: on PGlite (WebAssembly) the SQL model costs 100–300 ms a question, the
+ * in-memory one a few milliseconds (docs/PERFORMANCE.md). Pure: no I/O here; memory-search.ts
+ * loads it and decides when it is current.
+ *
+ * Layout, for about 30,000 provisions and 2.5 million postings: one inverted list per lexeme
+ * (provision, and frequency in text, headings and guides), and each provision's lexemes with
+ * their positions (for phrases and proximity), all in typed arrays.
+ */
+
+/** A query as the engine analysed it: each alternative of each term, as Postgres analyses it. */
+export interface AnalysedQuery {
+  /** In the order of queryTerms(…).flat(), each with the index of its term. */
+  alternatives: Array<{ term: number; vector: TsvectorEntry[] }>;
+  /** The number key the query names (citations.ts), if any. */
+  numberKey: string | null;
+  matchAny: boolean;
+  domains: readonly string[] | null;
+  unclassifiedDocuments: readonly string[];
+  document: string | null;
+  inForce: boolean;
+  asOf: string;
+  limit: number;
+  offset: number;
+}
+
+export interface MemoryPage {
+  total: number;
+  /** Store ids and scores, best first. */
+  hits: Array<{ id: number; score: number }>;
+}
+
+const DOMAIN_BIT = new Map<string, number>(DOMAINS.map((domain, i) => [domain, 1 << i]));
+const domainMask = (domains: readonly string[]) =>
+  domains.reduce((mask, domain) => mask | (DOMAIN_BIT.get(domain) ?? 0), 0);
+
+/** Collects provisions, then freezes them into a MemoryIndex. */
+export class MemoryIndexBuilder {
+  private readonly provisions: Omit<IndexedProvision, "vector">[] = [];
+  private readonly lexicon = new Map<string, number>();
+  /** Per lexeme: provision numbers and (text, headings, guides) frequencies, as they come. */
+  private readonly postings: number[][] = [];
+  private docLex: number[] = [];
+  private docPositionStart: number[] = [0];
+  private positions: number[] = [];
+  private docLexStart: number[] = [0];
+  private lengths: number[] = [];
+
+  add(provision: IndexedProvision): void {
+    const doc = this.provisions.length;
+    const { vector, ...meta } = provision;
+    this.provisions.push(meta);
+    const entries = parseTsvector(vector)
+      .map((entry) => ({ ...entry, index: this.lexemeIndex(entry.lexeme) }))
+      .sort((a, b) => a.index - b.index);
+    let text = 0;
+    let headings = 0;
+    let guides = 0;
+    for (const entry of entries) {
+      let tfText = 0;
+      let tfHeadings = 0;
+      let tfGuides = 0;
+      for (const packed of entry.positions) {
+        const weight = weightOf(packed);
+        if (weight === WEIGHT.C) tfText += 1;
+        else if (weight === WEIGHT.B) tfHeadings += 1;
+        else if (weight === WEIGHT.D) tfGuides += 1;
+      }
+      // As search_vector_postings(): a lexeme only in the number (A) has no posting.
+      if (tfText + tfHeadings + tfGuides > 0) {
+        this.postings[entry.index]!.push(doc, tfText, tfHeadings, tfGuides);
+      }
+      text += tfText;
+      headings += tfHeadings;
+      guides += tfGuides;
+      this.docLex.push(entry.index);
+      for (const packed of entry.positions) this.positions.push(packed);
+      this.docPositionStart.push(this.positions.length);
+    }
+    this.docLexStart.push(this.docLex.length);
+    this.lengths.push(text, headings, guides);
+  }
+
+  private lexemeIndex(lexeme: string): number {
+    let index = this.lexicon.get(lexeme);
+    if (index === undefined) {
+      index = this.postings.length;
+      this.lexicon.set(lexeme, index);
+      this.postings.push([]);
+    }
+    return index;
+  }
+
+  finish(generation: string, ranking: Ranking = RANKING): MemoryIndex {
+    return new MemoryIndex(
+      generation,
+      ranking,
+      this.provisions,
+      this.lexicon,
+      this.postings.map((list) => Int32Array.from(list)),
+      {
+        docLexStart: Int32Array.from(this.docLexStart),
+        docLex: Int32Array.from(this.docLex),
+        docPositionStart: Int32Array.from(this.docPositionStart),
+        positions: Uint16Array.from(this.positions),
+      },
+      Int32Array.from(this.lengths),
+    );
+  }
+}
+
+interface PositionTables {
+  /** Provision d's lexemes are docLex[docLexStart[d] … docLexStart[d+1]), ascending. */
+  docLexStart: Int32Array;
+  docLex: Int32Array;
+  /** Entry e's positions are positions[docPositionStart[e] … docPositionStart[e+1]). */
+  docPositionStart: Int32Array;
+  positions: Uint16Array;
+}
+
+interface Candidate {
+  doc: number;
+  words: number;
+  preference: number;
+  bonus: number;
+  key: number;
+}
+
+export class MemoryIndex {
+  readonly size: number;
+  private readonly averageLength: number;
+  private readonly averageGuides: number;
+  private readonly publicIds: string[];
+  private readonly domainMasks: Int32Array;
+  private readonly byNumberKey = new Map<string, number[]>();
+  // Scratch space for one search at a time (search() never awaits).
+  private readonly sum: Float64Array;
+  private readonly count: Uint8Array;
+  private readonly best: Float64Array;
+  private readonly stamp: Int32Array;
+  private stampNow = 0;
+
+  constructor(
+    /** The store's search generation this index was built at (memory-search.ts). */
+    readonly generation: string,
+    private readonly ranking: Ranking,
+    private readonly provisions: Omit<IndexedProvision, "vector">[],
+    private readonly lexicon: Map<string, number>,
+    /** Per lexeme: [provision, tf text, tf headings, tf guides] × its document frequency. */
+    private readonly postings: Int32Array[],
+    private readonly tables: PositionTables,
+    /** Per provision: text, headings and guides lengths (positions of weights C, B, D). */
+    private readonly lengths: Int32Array,
+  ) {
+    const n = provisions.length;
+    this.size = n;
+    let text = 0;
+    let headings = 0;
+    let guides = 0;
+    let withGuides = 0;
+    for (let d = 0; d < n; d += 1) {
+      text += lengths[3 * d]!;
+      headings += lengths[3 * d + 1]!;
+      guides += lengths[3 * d + 2]!;
+      if (lengths[3 * d + 2]! > 0) withGuides += 1;
+    }
+    const { fields: W } = ranking;
+    // As the `totals` CTE: averages of at least 1.
+    this.averageLength = Math.max((W.text * text + W.headings * headings) / Math.max(n, 1), 1);
+    this.averageGuides = Math.max(guides / Math.max(withGuides, 1), 1);
+    this.publicIds = provisions.map((p) => p.publicId);
+    this.domainMasks = Int32Array.from(provisions, (p) => domainMask(p.domains));
+    provisions.forEach((p, d) => {
+      const list = this.byNumberKey.get(p.numberKey);
+      if (list) list.push(d);
+      else this.byNumberKey.set(p.numberKey, [d]);
+    });
+    this.sum = new Float64Array(n);
+    this.count = new Uint8Array(n);
+    this.best = new Float64Array(n);
+    this.stamp = new Int32Array(n);
+  }
+
+  /** Postings held, for the logs and the benchmark's report. */
+  get postingCount(): number {
+    return this.postings.reduce((total, list) => total + list.length / 4, 0);
+  }
+
+  private idf(df: number): number {
+    return Math.log(1 + (this.size - df + 0.5) / (df + 0.5));
+  }
+
+  /** BM25F of one posting, as postgres-engine.ts's BM25 expression, operation for operation. */
+  private bm25(list: Int32Array, at: number): number {
+    const { k1, b, guidesB, fields: W } = this.ranking;
+    const doc = list[at]!;
+    const tf = W.text * list[at + 1]! + W.headings * list[at + 2]!;
+    const length = W.text * this.lengths[3 * doc]! + W.headings * this.lengths[3 * doc + 1]!;
+    const saturated = (f: number, l: number, average: number, lengthWeight: number) =>
+      (f * (k1 + 1)) / (f + k1 * (1 - lengthWeight + (lengthWeight * l) / average));
+    return (
+      saturated(tf, length, this.averageLength, b) +
+      W.guides * saturated(list[at + 3]!, this.lengths[3 * doc + 2]!, this.averageGuides, guidesB)
+    );
+  }
+
+  /** Provision d's positions of a lexeme (packed: position × 4 + weight), or undefined. */
+  private positionsOf(doc: number, lexeme: number): Uint16Array | undefined {
+    const { docLexStart, docLex, docPositionStart, positions } = this.tables;
+    let lo = docLexStart[doc]!;
+    let hi = docLexStart[doc + 1]! - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const value = docLex[mid]!;
+      if (value === lexeme) return positions.subarray(docPositionStart[mid]!, docPositionStart[mid + 1]!);
+      if (value < lexeme) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return undefined;
+  }
+
+  /** Has provision d a posting (a position outside the number) for this lexeme? */
+  private hasPosting(doc: number, lexeme: number): boolean {
+    const found = this.positionsOf(doc, lexeme);
+    return found?.some((packed) => weightOf(packed) !== WEIGHT.A) ?? false;
+  }
+
+  /** `search_vector @@ phraseto_tsquery(alternative)`: the lexemes at the phrase's distances. */
+  private holdsPhrase(doc: number, phrase: Array<{ lexeme: number; offset: number }>): boolean {
+    const first = this.positionsOf(doc, phrase[0]!.lexeme);
+    if (!first) return false;
+    const lists = phrase.map((part) => this.positionsOf(doc, part.lexeme));
+    if (lists.some((list) => !list)) return false;
+    return Array.from(first).some((packed) => {
+      const start = positionOf(packed) - phrase[0]!.offset;
+      return phrase.every((part, i) => hasPosition(lists[i]!, start + part.offset));
+    });
+  }
+
+  search(query: AnalysedQuery): MemoryPage {
+    const alternatives = query.alternatives.filter((a) => a.vector.length > 0);
+    const terms = [...new Set(alternatives.map((a) => a.term))].sort((x, y) => x - y);
+    const required = query.matchAny
+      ? 1
+      : terms.length <= 2
+        ? terms.length
+        : Math.floor((terms.length * MINIMUM_SHOULD_MATCH_PERCENT) / 100.0);
+    const touched: number[] = [];
+    try {
+      for (const term of terms)
+        this.scoreTerm(
+          alternatives.filter((a) => a.term === term),
+          touched,
+        );
+      const candidates = this.candidates(query, touched, required);
+      const window = topByKey(
+        candidates,
+        Math.max(this.ranking.rescoreWindow, query.limit + query.offset),
+        this.publicIds,
+      );
+      const pairs = this.pairs(alternatives, terms);
+      const scored = window.map((c) => {
+        const p = this.provisions[c.doc]!;
+        let proximity = 0;
+        for (const pair of pairs) if (this.holdsPair(c.doc, pair.x, pair.y)) proximity += pair.weight;
+        const prior =
+          1 +
+          this.ranking.authority * Math.log(1 + p.citedBy) +
+          (p.numberKey.startsWith("L") ? this.ranking.legislative : 0);
+        return {
+          doc: c.doc,
+          score: (c.words + this.ranking.proximity * proximity) * prior * c.preference + c.bonus,
+        };
+      });
+      scored.sort((x, y) => y.score - x.score || compare(this.publicIds[x.doc]!, this.publicIds[y.doc]!));
+      return {
+        total: candidates.length,
+        hits: scored
+          .slice(query.offset, query.offset + query.limit)
+          .map((s) => ({ id: this.provisions[s.doc]!.id, score: s.score })),
+      };
+    } finally {
+      for (const doc of touched) {
+        this.sum[doc] = 0;
+        this.count[doc] = 0;
+      }
+    }
+  }
+
+  /** Adds one term's score (the best of its alternatives) to every provision holding it. */
+  private scoreTerm(alternatives: AnalysedQuery["alternatives"], touched: number[]): void {
+    this.stampNow += 1;
+    if (this.stampNow === 2 ** 31 - 1) {
+      this.stamp.fill(0);
+      this.stampNow = 1;
+    }
+    const stamp = this.stampNow;
+    const termDocs: number[] = [];
+    const offer = (doc: number, score: number) => {
+      if (this.stamp[doc] !== stamp) {
+        this.stamp[doc] = stamp;
+        this.best[doc] = score;
+        termDocs.push(doc);
+      } else if (score > this.best[doc]!) this.best[doc] = score;
+    };
+    for (const alternative of alternatives) {
+      const known = alternative.vector.map((entry) => this.lexicon.get(entry.lexeme));
+      if (alternative.vector.length === 1) {
+        const list = known[0] === undefined ? undefined : this.postings[known[0]];
+        if (!list || list.length === 0) continue;
+        const idf = this.idf(list.length / 4);
+        for (let at = 0; at < list.length; at += 4) offer(list[at]!, idf * this.bm25(list, at));
+        continue;
+      }
+      // A phrase: scored as its rarest word, on provisions with every word and the phrase itself.
+      if (known.some((index) => index === undefined || this.postings[index]!.length === 0)) continue;
+      const indexes = known as number[];
+      let rarest = indexes[0]!;
+      for (const index of indexes)
+        if (this.postings[index]!.length < this.postings[rarest]!.length) rarest = index;
+      const phrase = phraseOf(alternative.vector, indexes);
+      const list = this.postings[rarest]!;
+      const idf = this.idf(list.length / 4);
+      for (let at = 0; at < list.length; at += 4) {
+        const doc = list[at]!;
+        if (
+          indexes.every((index) => index === rarest || this.hasPosting(doc, index)) &&
+          this.holdsPhrase(doc, phrase)
+        )
+          offer(doc, idf * this.bm25(list, at));
+      }
+    }
+    for (const doc of termDocs) {
+      if (this.count[doc] === 0) touched.push(doc);
+      this.count[doc] = this.count[doc]! + 1;
+      this.sum[doc] = this.sum[doc]! + this.best[doc]!;
+    }
+  }
+
+  /** Provisions matching enough terms, or named by number, that pass the filters. */
+  private candidates(query: AnalysedQuery, touched: number[], required: number): Candidate[] {
+    const domains = query.domains ? domainMask(query.domains) : null;
+    const unclassified = new Set(query.unclassifiedDocuments);
+    const out: Candidate[] = [];
+    const consider = (doc: number, words: number) => {
+      const p = this.provisions[doc]!;
+      if (
+        domains !== null &&
+        (this.domainMasks[doc]! & domains) === 0 &&
+        !(p.domains.length === 0 && unclassified.has(p.documentPublicId))
+      )
+        return;
+      if (query.document !== null && p.documentPublicId !== query.document) return;
+      const inForce =
+        p.status !== "repealed" &&
+        (p.effectiveFrom === null || p.effectiveFrom <= query.asOf) &&
+        (p.effectiveTo === null || p.effectiveTo > query.asOf);
+      if (query.inForce && !inForce) return;
+      const preference = inForce ? 1 : OUT_OF_FORCE_WEIGHT;
+      const bonus = query.numberKey !== null && p.numberKey === query.numberKey ? NUMBER_BONUS : 0;
+      out.push({ doc, words, preference, bonus, key: words * preference + bonus });
+    };
+    const matched = (doc: number) => this.count[doc]! > 0 && this.count[doc]! >= required;
+    for (const doc of touched) if (matched(doc)) consider(doc, this.sum[doc]!);
+    // Named by its number: a candidate whatever its words (score 0 if they do not match).
+    const named = query.numberKey === null ? [] : (this.byNumberKey.get(query.numberKey) ?? []);
+    for (const doc of named) if (!matched(doc)) consider(doc, 0);
+    return out;
+  }
+
+  /** Consecutive query words (each term's first alternative, if one word), weighted by their idf. */
+  private pairs(alternatives: AnalysedQuery["alternatives"], terms: number[]) {
+    const first = new Map<number, { lexeme: number; idf: number }>();
+    for (const term of terms) {
+      const alternative = alternatives.find((a) => a.term === term)!;
+      if (alternative.vector.length !== 1) continue;
+      const lexeme = this.lexicon.get(alternative.vector[0]!.lexeme);
+      const list = lexeme === undefined ? undefined : this.postings[lexeme];
+      if (lexeme === undefined || !list || list.length === 0) continue;
+      first.set(term, { lexeme, idf: this.idf(list.length / 4) });
+    }
+    const pairs: Array<{ x: number; y: number; weight: number }> = [];
+    for (const [term, x] of first) {
+      const y = first.get(term + 1);
+      if (y) pairs.push({ x: x.lexeme, y: y.lexeme, weight: x.idf + y.idf });
+    }
+    return pairs;
+  }
+
+  /**
+   * Words x and y in the headings or text (weights B, C), y within four positions after x or two
+   * before: the six tsquery_phrase() alternatives of postgres-engine.ts's PAIRS.
+   */
+  private holdsPair(doc: number, x: number, y: number): boolean {
+    const xs = this.positionsOf(doc, x);
+    const ys = this.positionsOf(doc, y);
+    if (!xs || !ys) return false;
+    const inBody = (packed: number) => weightOf(packed) === WEIGHT.B || weightOf(packed) === WEIGHT.C;
+    let j = 0;
+    for (const px of xs) {
+      if (!inBody(px)) continue;
+      const at = positionOf(px);
+      while (j < ys.length && positionOf(ys[j]!) < at - 2) j += 1;
+      for (let k = j; k < ys.length && positionOf(ys[k]!) <= at + 4; k += 1) {
+        if (positionOf(ys[k]!) !== at && inBody(ys[k]!)) return true;
+      }
+    }
+    return false;
+  }
+}
+
+/** The phrase's lexemes with their distance from its first position (phraseto_tsquery's <N>). */
+function phraseOf(vector: TsvectorEntry[], indexes: number[]) {
+  const parts = vector.flatMap((entry, i) =>
+    entry.positions.map((packed) => ({ lexeme: indexes[i]!, position: positionOf(packed) })),
+  );
+  parts.sort((a, b) => a.position - b.position);
+  const start = parts[0]!.position;
+  return parts.map((part) => ({ lexeme: part.lexeme, offset: part.position - start }));
+}
+
+function hasPosition(list: Uint16Array, position: number): boolean {
+  let lo = 0;
+  let hi = list.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const value = positionOf(list[mid]!);
+    if (value === position) return true;
+    if (value < position) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}
+
+/** Byte order, as Postgres compares public ids (ASCII letters and digits). */
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * The best `n` by key, ties by public id (postgres-engine.ts's `ranked`): the n-th best key is
+ * found on a numeric copy, then only the candidates at or above it are sorted.
+ */
+function topByKey(candidates: Candidate[], n: number, publicIds: string[]): Candidate[] {
+  let kept = candidates;
+  if (candidates.length > n) {
+    const keys = Float64Array.from(candidates, (c) => c.key).sort();
+    const threshold = keys[keys.length - n]!;
+    kept = candidates.filter((c) => c.key >= threshold);
+  }
+  return kept.sort((x, y) => y.key - x.key || compare(publicIds[x.doc]!, publicIds[y.doc]!)).slice(0, n);
+}

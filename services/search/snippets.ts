@@ -1,0 +1,168 @@
+import snowball from "snowball-stemmers";
+import { foldAccents } from "../core/public-ids.ts";
+import { isStopWord } from "./query-text.ts";
+
+/**
+ * Snippets that show why a provision matched, the same on every engine: the passage of its text
+ * holding the most of the query's terms, with each matched word in <mark>…</mark> and an ellipsis
+ * wherever the text goes on; its matching headings when only they matched; its opening otherwise
+ * (a provision found by its number, or by the guides that cite it). Stop words are never marked,
+ * nor the words of a synonym phrase outside that phrase ("durée" alone does not match "contrat à
+ * durée déterminée"). Plain text: the only markup is <mark>.
+ *
+ * Words are compared as engines compare them: lower case, Snowball French stem, accents folded;
+ * a query and a text go through the same function here, so what is marked is self-consistent.
+ */
+
+/** Words in a passage; two passages at most, joined by " … ". */
+export const SNIPPET_WORDS = 32;
+const CONTEXT_BEFORE = 4;
+const OPENING_WORDS = 32;
+const HEADINGS_OPENING_WORDS = 16;
+/** Matches considered per provision: a long text with a common word has hundreds. */
+const MAX_MATCHES = 400;
+
+const stemmer = snowball.newStemmer("french");
+const stems = new Map<string, string>();
+
+/** A word's comparison key, or null for a stop word (never matched, never marked). */
+function keyOf(word: string): string | null {
+  const lower = word.toLowerCase();
+  if (isStopWord(foldAccents(lower))) return null;
+  let key = stems.get(lower);
+  if (key === undefined) {
+    key = foldAccents(stemmer.stem(lower));
+    if (stems.size > 100_000) stems.clear();
+    stems.set(lower, key);
+  }
+  return key;
+}
+
+interface Token {
+  start: number;
+  end: number;
+  key: string | null;
+}
+
+function tokenize(text: string): Token[] {
+  const tokens: Token[] = [];
+  for (const match of text.matchAll(/[\p{L}\p{N}]+/gu)) {
+    tokens.push({ start: match.index, end: match.index + match[0].length, key: keyOf(match[0]) });
+  }
+  return tokens;
+}
+
+/** The query's terms as key sequences: per term, each alternative (a word or a phrase). */
+export function snippetTerms(terms: string[][]): string[][][] {
+  return terms.map((alternatives) =>
+    alternatives
+      .map((alternative) => tokenize(alternative).flatMap((t) => (t.key === null ? [] : [t.key])))
+      .filter((keys) => keys.length > 0),
+  );
+}
+
+interface Marked {
+  tokens: Token[];
+  /** Token indexes to mark. */
+  marked: Set<number>;
+  /** Each match: the token where it starts and the query term it belongs to. */
+  matches: Array<{ at: number; term: number }>;
+}
+
+/** Finds each alternative where its words follow one another (stop words between are skipped). */
+function mark(text: string, terms: string[][][]): Marked {
+  const tokens = tokenize(text);
+  const content = tokens.flatMap((token, i) => (token.key === null ? [] : [i]));
+  const marked = new Set<number>();
+  const matches: Marked["matches"] = [];
+  for (let c = 0; c < content.length && matches.length < MAX_MATCHES; c += 1) {
+    terms.forEach((alternatives, term) => {
+      for (const keys of alternatives) {
+        if (c + keys.length > content.length) continue;
+        if (!keys.every((key, k) => tokens[content[c + k]!]!.key === key)) continue;
+        for (let k = 0; k < keys.length; k += 1) marked.add(content[c + k]!);
+        matches.push({ at: content[c]!, term });
+        return;
+      }
+    });
+  }
+  return { tokens, marked, matches };
+}
+
+/** Tokens [from, to] of the text, marks in place, an ellipsis on each side where the text goes on. */
+function render(text: string, { tokens, marked }: Marked, from: number, to: number): string {
+  let out = "";
+  let at = tokens[from]!.start;
+  for (let i = from; i <= to; i += 1) {
+    const token = tokens[i]!;
+    out += text.slice(at, token.start);
+    const word = text.slice(token.start, token.end);
+    out += marked.has(i) ? `<mark>${word}</mark>` : word;
+    at = token.end;
+  }
+  // Closing punctuation right after the last word belongs to it ("mois." "L. 1234-5)").
+  const tail = /^[.,;:!?)»"]+/.exec(text.slice(at));
+  if (tail) out += tail[0];
+  out = out.replace(/\s+/g, " ").trim();
+  return `${from > 0 ? "… " : ""}${out}${to < tokens.length - 1 ? " …" : ""}`;
+}
+
+/** The window of SNIPPET_WORDS tokens with the most distinct terms, then the most matches. */
+function bestWindow(found: Marked, exclude?: { from: number; to: number }, seen = new Set<number>()) {
+  let best: { from: number; to: number; distinct: number; count: number; novel: number } | undefined;
+  for (const start of found.matches) {
+    const from = Math.max(0, start.at - CONTEXT_BEFORE);
+    const to = Math.min(found.tokens.length - 1, from + SNIPPET_WORDS - 1);
+    if (exclude && from <= exclude.to && to >= exclude.from) continue;
+    const inside = found.matches.filter((m) => m.at >= from && m.at <= to);
+    const terms = new Set(inside.map((m) => m.term));
+    const novel = [...terms].filter((term) => !seen.has(term)).length;
+    const candidate = { from, to, distinct: terms.size, count: inside.length, novel };
+    if (
+      !best ||
+      candidate.novel > best.novel ||
+      (candidate.novel === best.novel &&
+        (candidate.distinct > best.distinct ||
+          (candidate.distinct === best.distinct && candidate.count > best.count)))
+    )
+      best = candidate;
+  }
+  return best;
+}
+
+/** The text's first words, with an ellipsis if it goes on. */
+function opening(text: string, words: number): string {
+  const found: Marked = { tokens: tokenize(text), marked: new Set(), matches: [] };
+  if (found.tokens.length === 0) return text.trim();
+  return render(text, found, 0, Math.min(words, found.tokens.length) - 1);
+}
+
+/**
+ * The snippet of one hit: `terms` are the query's terms as queryTerms() gives them (each a list of
+ * alternatives).
+ */
+export function buildSnippet(text: string, headings: string[], terms: string[][]): string {
+  const keys = snippetTerms(terms);
+  const found = mark(text, keys);
+  const first = bestWindow(found);
+  if (first) {
+    const seen = new Set(
+      found.matches.filter((m) => m.at >= first.from && m.at <= first.to).map((m) => m.term),
+    );
+    const second = bestWindow(found, first, seen);
+    // A second passage only for terms the first does not show.
+    const passages = second && second.novel > 0 ? [first, second].sort((a, b) => a.from - b.from) : [first];
+    return passages
+      .map((p) => render(text, found, p.from, p.to))
+      .join(" ")
+      .replace(/ … … /g, " … ");
+  }
+  const matchedHeadings = headings
+    .map((heading) => ({ heading, found: mark(heading, keys) }))
+    .filter((h) => h.found.marked.size > 0)
+    .map((h) => render(h.heading, { ...h.found, tokens: h.found.tokens }, 0, h.found.tokens.length - 1));
+  if (matchedHeadings.length > 0) {
+    return `${matchedHeadings.join(" › ")} — ${opening(text, HEADINGS_OPENING_WORDS)}`;
+  }
+  return opening(text, OPENING_WORDS);
+}

@@ -1,0 +1,53 @@
+import type { Queryable } from "./database.ts";
+
+/**
+ * What an in-memory copy of the search model reads from the store (services/search/memory-search.ts):
+ * the search generation (migration 012), and every provision present in its source with its
+ * `search_vector` and the columns search filters and priors read.
+ */
+
+/** One provision as search reads it. */
+export interface IndexedProvision {
+  id: number;
+  publicId: string;
+  documentPublicId: string;
+  numberKey: string;
+  domains: string[];
+  status: string;
+  effectiveFrom: string | null;
+  effectiveTo: string | null;
+  citedBy: number;
+  /** `search_vector::text`: number A, headings B, text C, guides D (migrations 003, 010). */
+  vector: string;
+}
+
+export async function readSearchGeneration(db: Queryable): Promise<string> {
+  const { rows } = await db.query<{ value: string }>("SELECT value::text AS value FROM search_generation");
+  return rows[0]?.value ?? "0";
+}
+
+/**
+ * The provisions search reads, in batches by id: each batch is one short statement, so an
+ * embedded store keeps answering other requests between them.
+ */
+export async function* readIndexedProvisions(
+  db: Queryable,
+  batch = 2_000,
+): AsyncGenerator<IndexedProvision[]> {
+  let after = 0;
+  for (;;) {
+    const { rows } = await db.query<IndexedProvision>(
+      `SELECT p.id, p.public_id AS "publicId", d.public_id AS "documentPublicId", p.number_key AS "numberKey",
+              p.domains, p.status, p.effective_from AS "effectiveFrom", p.effective_to AS "effectiveTo",
+              coalesce(a.cited_by, 0) AS "citedBy", coalesce(p.search_vector::text, '') AS vector
+       FROM provisions p JOIN documents d ON d.id = p.document_id
+            LEFT JOIN search_authority a ON a.provision_id = p.id
+       WHERE p.present_in_source AND p.id > $1
+       ORDER BY p.id LIMIT $2`,
+      [after, batch],
+    );
+    if (rows.length === 0) return;
+    yield rows;
+    after = rows[rows.length - 1]!.id;
+  }
+}
