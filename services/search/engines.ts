@@ -23,7 +23,7 @@ export async function createSearchEngine(
       memoryEvents: {
         built: (info) => logger?.info(info, "search model built in memory"),
         failed: (error) =>
-          logger?.error({ err: error }, "search model not built in memory; searching in SQL"),
+          logger?.error({ err: error }, "in-memory search model unavailable; searching in SQL"),
       },
     });
   }

@@ -14,7 +14,6 @@ import { MINIMUM_SHOULD_MATCH_PERCENT, queryTerms } from "./query-text.ts";
 import { NUMBER_BONUS, RANKING } from "./ranking.ts";
 import { buildSnippet } from "./snippets.ts";
 import { Synonyms } from "./synonyms.ts";
-import { parseTsvector } from "./tsvector.ts";
 
 /**
  * Postgres search: BM25 over the postings the store keeps of `provisions.search_vector`
@@ -198,14 +197,16 @@ export interface PostgresSearchOptions {
 export class PostgresSearchEngine implements SearchEngine {
   readonly name = "postgres" as const;
   private readonly memory: MemorySearch | undefined;
+  private readonly memoryEvents: MemorySearchEvents;
 
   constructor(
     private readonly db: Database,
     private readonly synonyms: Synonyms = Synonyms.bundled(),
     options: PostgresSearchOptions = {},
   ) {
+    this.memoryEvents = options.memoryEvents ?? {};
     if (options.memory) {
-      this.memory = new MemorySearch(db, options.memoryEvents);
+      this.memory = new MemorySearch(db, this.memoryEvents);
       void this.memory.refresh();
     }
   }
@@ -226,7 +227,11 @@ export class PostgresSearchEngine implements SearchEngine {
   async search(query: SearchQuery): Promise<SearchResult> {
     const terms = queryTerms(query.q, this.synonyms);
     if (this.memory) {
-      const result = await this.searchInMemory(this.memory, query, terms);
+      // A copy that is not current, or a thread that failed (logged), leaves the search to SQL.
+      const result = await this.searchInMemory(this.memory, query, terms).catch((error: Error) => {
+        this.memoryEvents.failed?.(error);
+        return undefined;
+      });
       if (result) return result;
     }
     return this.searchInSql(query, terms);
@@ -240,14 +245,11 @@ export class PostgresSearchEngine implements SearchEngine {
   ): Promise<SearchResult | undefined> {
     const alternatives = terms.flat();
     const { rows } = await this.db.query<{ generation: string; vectors: string[] }>(ANALYSE, [alternatives]);
-    const index = memory.current(rows[0]!.generation);
-    if (!index) return undefined;
+    const generation = rows[0]!.generation;
+    if (!memory.current(generation)) return undefined;
     const termOf = terms.flatMap((list, term) => list.map(() => term));
-    const page = index.search({
-      alternatives: rows[0]!.vectors.map((vector, i) => ({
-        term: termOf[i]!,
-        vector: parseTsvector(vector),
-      })),
+    const page = await memory.search(generation, {
+      alternatives: rows[0]!.vectors.map((vector, i) => ({ term: termOf[i]!, vector })),
       numberKey: articleNumberKey(query.q),
       matchAny: query.match === "any",
       domains: query.domains,
@@ -258,6 +260,8 @@ export class PostgresSearchEngine implements SearchEngine {
       limit: query.limit,
       offset: query.offset,
     });
+    // The thread let go of that copy meanwhile (a rebuild finished): SQL answers this once.
+    if (!page) return undefined;
     const hits =
       page.hits.length === 0
         ? []

@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
+import { startTypeScriptWorker } from "../core/typescript-worker.ts";
 import { within } from "../core/within.ts";
 import type { Database, Queryable, StoreActivity } from "./database.ts";
 import {
@@ -200,16 +201,7 @@ export class EmbeddedDatabase implements Database {
   }
 }
 
-/**
- * The worker runs TypeScript as the rest of the code does, through tsx. On Node 20 tsx's loader
- * registers itself in the main thread only (`tsx file.ts`, `--import tsx` and bin/corpus.js alike,
- * and vitest has no loader to pass on), so the worker registers it before importing its module.
- */
+/** The worker thread running PGlite (embedded-worker.ts). */
 function startWorker(): Worker {
-  const tsx = import.meta.resolve("tsx/esm/api");
-  const entry = new URL("./embedded-worker.ts", import.meta.url).href;
-  return new Worker(
-    `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`,
-    { eval: true },
-  );
+  return startTypeScriptWorker(new URL("./embedded-worker.ts", import.meta.url));
 }
