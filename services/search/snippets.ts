@@ -23,17 +23,17 @@ const HEADINGS_OPENING_WORDS = 16;
 const MAX_MATCHES = 400;
 
 const stemmer = snowball.newStemmer("french");
-const stems = new Map<string, string>();
+/** Keys by word as written (most words recur from text to text): one lookup a word. */
+const keys = new Map<string, string | null>();
 
 /** A word's comparison key, or null for a stop word (never matched, never marked). */
 function keyOf(word: string): string | null {
-  const lower = word.toLowerCase();
-  if (isStopWord(foldAccents(lower))) return null;
-  let key = stems.get(lower);
+  let key = keys.get(word);
   if (key === undefined) {
-    key = foldAccents(stemmer.stem(lower));
-    if (stems.size > 100_000) stems.clear();
-    stems.set(lower, key);
+    const lower = word.toLowerCase();
+    key = isStopWord(foldAccents(lower)) ? null : foldAccents(stemmer.stem(lower));
+    if (keys.size > 200_000) keys.clear();
+    keys.set(word, key);
   }
   return key;
 }
@@ -73,18 +73,26 @@ interface Marked {
 function mark(text: string, terms: string[][][]): Marked {
   const tokens = tokenize(text);
   const content = tokens.flatMap((token, i) => (token.key === null ? [] : [i]));
+  // Alternatives by their first word: a token is compared with those starting with it only.
+  const byFirst = new Map<string, Array<{ term: number; keys: string[] }>>();
+  terms.forEach((alternatives, term) => {
+    for (const keys of alternatives) {
+      const list = byFirst.get(keys[0]!) ?? [];
+      list.push({ term, keys });
+      byFirst.set(keys[0]!, list);
+    }
+  });
   const marked = new Set<number>();
   const matches: Marked["matches"] = [];
   for (let c = 0; c < content.length && matches.length < MAX_MATCHES; c += 1) {
-    terms.forEach((alternatives, term) => {
-      for (const keys of alternatives) {
-        if (c + keys.length > content.length) continue;
-        if (!keys.every((key, k) => tokens[content[c + k]!]!.key === key)) continue;
-        for (let k = 0; k < keys.length; k += 1) marked.add(content[c + k]!);
-        matches.push({ at: content[c]!, term });
-        return;
-      }
-    });
+    const seenTerms = new Set<number>();
+    for (const { term, keys } of byFirst.get(tokens[content[c]!]!.key!) ?? []) {
+      if (seenTerms.has(term) || c + keys.length > content.length) continue;
+      if (!keys.every((key, k) => tokens[content[c + k]!]!.key === key)) continue;
+      for (let k = 0; k < keys.length; k += 1) marked.add(content[c + k]!);
+      matches.push({ at: content[c]!, term });
+      seenTerms.add(term);
+    }
   }
   return { tokens, marked, matches };
 }
@@ -107,17 +115,44 @@ function render(text: string, { tokens, marked }: Marked, from: number, to: numb
   return `${from > 0 ? "… " : ""}${out}${to < tokens.length - 1 ? " …" : ""}`;
 }
 
-/** The window of SNIPPET_WORDS tokens with the most distinct terms, then the most matches. */
+/**
+ * The window of SNIPPET_WORDS tokens, starting a little before a match, showing the most terms
+ * not in `seen`, then the most distinct terms, then the most matches; the earliest of equals.
+ * Matches are in text order: the window slides over them (two pointers, counts per term).
+ */
 function bestWindow(found: Marked, exclude?: { from: number; to: number }, seen = new Set<number>()) {
+  const { matches, tokens } = found;
   let best: { from: number; to: number; distinct: number; count: number; novel: number } | undefined;
-  for (const start of found.matches) {
+  const counts = new Map<number, number>();
+  let distinct = 0;
+  let novel = 0;
+  let end = 0;
+  let begin = 0;
+  for (const start of matches) {
     const from = Math.max(0, start.at - CONTEXT_BEFORE);
-    const to = Math.min(found.tokens.length - 1, from + SNIPPET_WORDS - 1);
+    const to = Math.min(tokens.length - 1, from + SNIPPET_WORDS - 1);
+    while (end < matches.length && matches[end]!.at <= to) {
+      const term = matches[end]!.term;
+      const n = counts.get(term) ?? 0;
+      if (n === 0) {
+        distinct += 1;
+        if (!seen.has(term)) novel += 1;
+      }
+      counts.set(term, n + 1);
+      end += 1;
+    }
+    while (begin < end && matches[begin]!.at < from) {
+      const term = matches[begin]!.term;
+      const n = counts.get(term)! - 1;
+      counts.set(term, n);
+      if (n === 0) {
+        distinct -= 1;
+        if (!seen.has(term)) novel -= 1;
+      }
+      begin += 1;
+    }
     if (exclude && from <= exclude.to && to >= exclude.from) continue;
-    const inside = found.matches.filter((m) => m.at >= from && m.at <= to);
-    const terms = new Set(inside.map((m) => m.term));
-    const novel = [...terms].filter((term) => !seen.has(term)).length;
-    const candidate = { from, to, distinct: terms.size, count: inside.length, novel };
+    const candidate = { from, to, distinct, count: end - begin, novel };
     if (
       !best ||
       candidate.novel > best.novel ||
