@@ -26,7 +26,10 @@ export class MemorySearch {
   private building: Promise<void> | undefined;
   private closed = false;
   private nextId = 0;
-  private readonly waiting = new Map<number, { resolve: (reply: MemoryReply) => void; reject: (e: Error) => void }>();
+  private readonly waiting = new Map<
+    number,
+    { resolve: (reply: MemoryReply) => void; reject: (e: Error) => void }
+  >();
 
   constructor(
     private readonly db: Database,
@@ -118,7 +121,9 @@ export class MemorySearch {
       if (!this.closed) this.events.failed?.(error);
     };
     worker.on("error", stopped);
-    worker.on("exit", (code) => stopped(new Error(`the in-memory search thread stopped (exit code ${code})`)));
+    worker.on("exit", (code) =>
+      stopped(new Error(`the in-memory search thread stopped (exit code ${code})`)),
+    );
     worker.unref();
     this.worker = worker;
     return worker;

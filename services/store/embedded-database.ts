@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import { startTypeScriptWorker } from "../core/typescript-worker.ts";
 import { within } from "../core/within.ts";
 import type { Database, Queryable, StoreActivity } from "./database.ts";
