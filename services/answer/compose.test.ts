@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { Synonyms } from "../search/synonyms.ts";
-import { composeExtractive, MAX_SENTENCE_WORDS, type TermRarity } from "./extractive.ts";
+import {
+  composeExtractive,
+  MAX_SENTENCE_WORDS,
+  MIN_ANSWER_COVERAGE,
+  rareTerms,
+  type TermRarity,
+} from "./extractive.ts";
 import { checkReply, quotedSpans } from "./generative.ts";
 import { definedAbbreviations, keyTerms, splitSentences, stem } from "./text.ts";
 
@@ -116,6 +122,42 @@ describe("composeExtractive", () => {
     );
   });
 
+  it("says insufficient when no sentence states one of the question's rare words, whatever it covers", () => {
+    // "congé parental" makes the question; the sentence states only "salarié" and takes the rest
+    // from its section's heading, at half weight: enough coverage, but nothing it states answers.
+    const underHeading = {
+      publicId: "p",
+      text: "Le salarié informe son employeur par lettre recommandée.",
+      headings: ["Section 1 : Congé parental d'éducation"],
+    };
+    const rarity = rarityOver([underHeading.text, ...OTHER_TEXTS]);
+    const question = "Un salarié en congé parental ?";
+    const answer = composeExtractive(question, [underHeading], 1, rarity);
+    expect(answer.coverage).toBeGreaterThanOrEqual(MIN_ANSWER_COVERAGE);
+    expect(answer).toMatchObject({ sentences: [], evidence: "insufficient" });
+    // A sentence that states the rare words answers.
+    const states = { publicId: "q", text: "Le congé parental d'éducation est ouvert à tout salarié." };
+    expect(composeExtractive(question, [underHeading, states], 1, rarity)).toMatchObject({
+      evidence: "sufficient",
+      sentences: [{ citations: ["q"] }],
+    });
+  });
+
+  it("reads the rarer half of the question's terms as its rare words, at least the rarest", () => {
+    const weight = new Map([
+      ["salari", 0.2],
+      ["cong", 1],
+      ["parental", 3],
+      ["licenci", 1.5],
+    ]);
+    expect(rareTerms(["salari", "cong", "parental", "licenci"], weight).sort()).toEqual([
+      "licenci",
+      "parental",
+    ]);
+    expect(rareTerms(["salari", "parental"], weight)).toEqual(["parental"]);
+    expect(rareTerms(["cong"], weight)).toEqual(["cong"]);
+  });
+
   it("reads an abbreviation as its full form with the synonyms file", () => {
     // "CDI" is in no text; "contrat à durée indéterminée" is.
     const read = Synonyms.bundled().canonical("Durée maximale de la période d'essai d'un CDI ?");
@@ -132,15 +174,18 @@ describe("composeExtractive", () => {
       text: "Elle peut être renouvelée une fois. La durée maximale, renouvellement compris, ne peut dépasser huit mois.",
     };
     const rarity = rarityOver([ESSAI.text, renewal.text, ...OTHER_TEXTS]);
-    expect(composeExtractive(question, [renewal], 3, rarity).evidence).toBe("insufficient");
+    const bare = composeExtractive(question, [renewal], 3, rarity);
+    expect(bare.evidence).toBe("insufficient");
     const underHeading = {
       ...renewal,
       headings: ["Chapitre Ier : Formation", "Section 4 : Période d'essai"],
     };
-    expect(composeExtractive(question, [underHeading], 3, rarity)).toMatchObject({
-      evidence: "sufficient",
-      sentences: [{ text: "La durée maximale, renouvellement compris, ne peut dépasser huit mois." }],
-    });
+    // The heading says what the sentence is about: its evidence grows…
+    const read = composeExtractive(question, [underHeading], 3, rarity);
+    expect(read.coverage).toBeGreaterThan(bare.coverage);
+    expect(read.coverage).toBeGreaterThanOrEqual(MIN_ANSWER_COVERAGE);
+    // …but the question's rare words ("période", "essai") are only inherited: no answer from it alone.
+    expect(read.evidence).toBe("insufficient");
   });
 
   it("weighs a word a sentence only inherits from its headings at half one it states", () => {

@@ -76,6 +76,8 @@ interface Candidate {
   own: Set<string>;
   /** Question terms it states or inherits from its headings and its provision's first sentence. */
   terms: Set<string>;
+  /** Question terms the headings of its section name. */
+  headed: Set<string>;
   score: number;
   coverage: number;
 }
@@ -125,6 +127,9 @@ export function composeExtractive(
   const candidates: Candidate[] = sources.flatMap((source, i) => {
     const sentences = splitSentences(source.text);
     const context = wordsOf([...(source.headings ?? []), quotable(sentences[0] ?? "") ?? ""].join(" "));
+    const headed = new Set(
+      [...wordsOf((source.headings ?? []).join(" "))].filter((t) => questionTerms.includes(t)),
+    );
     return sentences.flatMap((sentence, position) => {
       const text = quotable(sentence);
       if (text === undefined) return [];
@@ -136,6 +141,7 @@ export function composeExtractive(
           text,
           own: new Set(stated),
           terms: new Set([...stated, ...[...context].filter((t) => questionTerms.includes(t))]),
+          headed,
           score: 0,
           coverage: 0,
         },
@@ -187,10 +193,27 @@ export function composeExtractive(
   );
   if (chosen.length === 0 || coverage < MIN_ANSWER_COVERAGE)
     return { sentences: [], evidence: "insufficient", coverage };
+  // Covering the common words is not answering: some sentence must state one of the words that
+  // make the question what it is, itself or through its section's headings (the code's own words
+  // for what the section is about). Inherited from the provision's first sentence does not count.
+  const rare = rareTerms(questionTerms, weight);
+  if (!chosen.some((c) => rare.some((t) => c.own.has(t))))
+    return { sentences: [], evidence: "insufficient", coverage };
   chosen.sort((a, b) => a.source - b.source || a.position - b.position);
   return {
     sentences: chosen.map((c) => ({ text: c.text, citations: [sources[c.source]!.publicId] })),
     evidence: "sufficient",
     coverage,
   };
+}
+
+/**
+ * The question's rare words: the rarer half of its terms by their weight (ties included), at least
+ * the rarest one. "Un salarié en congé parental peut-il être licencié ?" hinges on "parental",
+ * not on "salarié". A word the corpus never uses is the rarest of all.
+ */
+export function rareTerms(terms: string[], weight: ReadonlyMap<string, number>): string[] {
+  const weights = terms.map((t) => weight.get(t) ?? 0).sort((a, b) => b - a);
+  const threshold = weights[Math.floor((weights.length - 1) / 2)] ?? 0;
+  return terms.filter((t) => (weight.get(t) ?? 0) >= threshold);
 }
