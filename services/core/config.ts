@@ -52,7 +52,7 @@ export const configSchema = z.object({
   ),
   /**
    * With SEARCH_ENGINE=postgres: rank in memory (a copy of the search model built from the store,
-   * refreshed when the corpus changes; about 150 MB for the four codes) instead of in SQL. Same
+   * refreshed when the corpus changes; about 300 MB for the four codes) instead of in SQL. Same
    * results. `auto`: on with the embedded store, where SQL ranking costs 100–300 ms a question;
    * off with a Postgres server, where each API process would hold its own copy.
    */
