@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 
 /** A throwaway redis-server of our own, for tests that stop and restart Redis. */
@@ -16,19 +17,33 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** A port P such that P and P + offset are both free (OpenSearch's HTTP and transport ports). */
-export async function freePortPair(offset: number): Promise<number> {
-  for (let attempt = 0; attempt < 20; attempt++) {
-    const port = await freePort();
-    if (port + offset > 65535) continue;
-    const free = await new Promise<boolean>((resolve) => {
-      const probe = createServer()
-        .once("error", () => resolve(false))
-        .listen(port + offset, "127.0.0.1", () => probe.close(() => resolve(true)));
-    });
-    if (free) return port;
+/**
+ * A port P such that P … P + nodes − 1 and the same from P + offset are all free (OpenSearch's
+ * HTTP and transport ports, one each per node). Chosen below the kernel's ephemeral range: a port
+ * the kernel hands out for another test's outgoing connection or listen(0) can then never be
+ * taken between this check and the node's bind (a three-node cluster once failed to start so).
+ */
+export async function freePortPair(offset: number, nodes = 1): Promise<number> {
+  const [ephemeralLow] = readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8")
+    .trim()
+    .split(/\s+/)
+    .map(Number);
+  const high = Math.min(ephemeralLow ?? 32768, 65536) - offset - nodes;
+  const low = 10_000;
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = low + Math.floor(Math.random() * (high - low));
+    const ports = Array.from({ length: nodes }, (_, i) => [port + i, port + offset + i]).flat();
+    if ((await Promise.all(ports.map(isFree))).every(Boolean)) return port;
   }
-  throw new Error("no free pair of ports");
+  throw new Error("no free block of ports below the ephemeral range");
+}
+
+function isFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer()
+      .once("error", () => resolve(false))
+      .listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
+  });
 }
 
 /** `appendOnlyDir`: keep an append-only file there, as production must (the queues live in Redis). */

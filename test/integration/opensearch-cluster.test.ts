@@ -31,7 +31,7 @@ describe("a three-node OpenSearch cluster with replicas keeps answering with a n
   beforeAll(async () => {
     cluster = await startOpenSearch({
       nodes: 3,
-      httpPort: await freePortPair(100),
+      httpPort: await freePortPair(100, 3),
       clusterName: `lc-${randomBytes(3).toString("hex")}`,
     });
     store = await openTestStore("pglite", "cluster");
