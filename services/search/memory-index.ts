@@ -144,6 +144,8 @@ export class MemoryIndex {
   private readonly publicIds: string[];
   private readonly domainMasks: Int32Array;
   private readonly byNumberKey = new Map<string, number[]>();
+  private readonly bodyNorm: Float64Array;
+  private readonly guidesNorm: Float64Array;
   // Scratch space for one search at a time (search() never awaits).
   private readonly sum: Float64Array;
   private readonly count: Uint8Array;
@@ -186,6 +188,17 @@ export class MemoryIndex {
       if (list) list.push(d);
       else this.byNumberKey.set(p.numberKey, [d]);
     });
+    // Each provision's length normalisation, k1 × (1 − b + b × length / average), per field:
+    // computed once here rather than for each of its postings at each search.
+    const { k1, b, guidesB } = ranking;
+    this.bodyNorm = Float64Array.from({ length: n }, (_, d) => {
+      const length = W.text * lengths[3 * d]! + W.headings * lengths[3 * d + 1]!;
+      return k1 * (1 - b + (b * length) / this.averageLength);
+    });
+    this.guidesNorm = Float64Array.from(
+      { length: n },
+      (_, d) => k1 * (1 - guidesB + (guidesB * lengths[3 * d + 2]!) / this.averageGuides),
+    );
     this.sum = new Float64Array(n);
     this.count = new Uint8Array(n);
     this.best = new Float64Array(n);
@@ -203,15 +216,13 @@ export class MemoryIndex {
 
   /** BM25F of one posting, as postgres-engine.ts's BM25 expression, operation for operation. */
   private bm25(list: Int32Array, at: number): number {
-    const { k1, b, guidesB, fields: W } = this.ranking;
+    const { k1, fields: W } = this.ranking;
     const doc = list[at]!;
     const tf = W.text * list[at + 1]! + W.headings * list[at + 2]!;
-    const length = W.text * this.lengths[3 * doc]! + W.headings * this.lengths[3 * doc + 1]!;
-    const saturated = (f: number, l: number, average: number, lengthWeight: number) =>
-      (f * (k1 + 1)) / (f + k1 * (1 - lengthWeight + (lengthWeight * l) / average));
+    const tfGuides = list[at + 3]!;
     return (
-      saturated(tf, length, this.averageLength, b) +
-      W.guides * saturated(list[at + 3]!, this.lengths[3 * doc + 2]!, this.averageGuides, guidesB)
+      (tf * (k1 + 1)) / (tf + this.bodyNorm[doc]!) +
+      W.guides * ((tfGuides * (k1 + 1)) / (tfGuides + this.guidesNorm[doc]!))
     );
   }
 

@@ -41,6 +41,11 @@ export class MemorySearch {
     return { built: this.built !== undefined, building: this.building !== undefined };
   }
 
+  /** The generation of the copy the thread holds, if any (current or not). */
+  get generation(): string | undefined {
+    return this.built;
+  }
+
   /** True if the copy is current at `generation`; otherwise false, and a rebuild under way. */
   current(generation: string): boolean {
     if (this.built === generation) return true;

@@ -173,16 +173,24 @@ const PRIOR = `(1 + ${RANKING.authority}::float8 * ln(1 + coalesce(a.cited_by, 0
 const PAGE_COLUMNS = `p.public_id, p.number, d.public_id AS document_public_id, d.title AS document_title, p.section_path,
        p.text, p.status, p.effective_from, p.effective_to, p.domains, page.score`;
 
-/** The page the in-memory model chose ($1 ids, $2 scores, best first). */
-const PAGE_OF_IDS = `SELECT ${PAGE_COLUMNS}
+/**
+ * The page the in-memory model chose ($1 ids, $2 scores, best first), each row with the store's
+ * search generation: the copy that chose it must still be current.
+ */
+const PAGE_OF_IDS = `SELECT ${PAGE_COLUMNS}, (SELECT value::text FROM search_generation) AS generation
   FROM unnest($1::int[], $2::float8[]) WITH ORDINALITY AS page(id, score, n)
        JOIN provisions p ON p.id = page.id JOIN documents d ON d.id = p.document_id
   ORDER BY page.n`;
 
-/** The store's search generation, and each alternative analysed as TERMS analyses it. */
+const GENERATION = "SELECT value::text AS generation FROM search_generation";
+
+/** The store's search generation, and each alternative ($1) analysed as TERMS analyses it. */
 const ANALYSE = `SELECT (SELECT value::text FROM search_generation) AS generation,
     ARRAY(SELECT to_tsvector('french_unaccent', a)::text FROM unnest($1::text[]) WITH ORDINALITY AS x(a, n)
           ORDER BY n) AS vectors`;
+
+/** Alternatives analysed (tsvector text): the analysis never changes, so it is asked once. */
+const ANALYSED_LIMIT = 50_000;
 
 export interface PostgresSearchOptions {
   /**
@@ -198,6 +206,8 @@ export class PostgresSearchEngine implements SearchEngine {
   readonly name = "postgres" as const;
   private readonly memory: MemorySearch | undefined;
   private readonly memoryEvents: MemorySearchEvents;
+  /** Alternatives as the store analyses them (tsvector text), by alternative. */
+  private readonly analysed = new Map<string, string>();
 
   constructor(
     private readonly db: Database,
@@ -244,12 +254,26 @@ export class PostgresSearchEngine implements SearchEngine {
     terms: string[][],
   ): Promise<SearchResult | undefined> {
     const alternatives = terms.flat();
-    const { rows } = await this.db.query<{ generation: string; vectors: string[] }>(ANALYSE, [alternatives]);
-    const generation = rows[0]!.generation;
-    if (!memory.current(generation)) return undefined;
+    // Words not seen before are analysed by the store, which tells its generation meanwhile;
+    // otherwise the copy the thread holds ranks, and the page's rows tell whether it was current.
+    const missing = [...new Set(alternatives.filter((a) => !this.analysed.has(a)))];
+    let copy = memory.generation;
+    if (missing.length > 0) {
+      const { rows } = await this.db.query<{ generation: string; vectors: string[] }>(ANALYSE, [missing]);
+      if (this.analysed.size + missing.length > ANALYSED_LIMIT) this.analysed.clear();
+      missing.forEach((alternative, i) => this.analysed.set(alternative, rows[0]!.vectors[i]!));
+      copy = memory.current(rows[0]!.generation) ? rows[0]!.generation : undefined;
+    }
+    if (copy === undefined) {
+      void memory.refresh();
+      return undefined;
+    }
     const termOf = terms.flatMap((list, term) => list.map(() => term));
-    const page = await memory.search(generation, {
-      alternatives: rows[0]!.vectors.map((vector, i) => ({ term: termOf[i]!, vector })),
+    const page = await memory.search(copy, {
+      alternatives: alternatives.map((alternative, i) => ({
+        term: termOf[i]!,
+        vector: this.analysed.get(alternative) ?? "",
+      })),
       numberKey: articleNumberKey(query.q),
       matchAny: query.match === "any",
       domains: query.domains,
@@ -262,15 +286,17 @@ export class PostgresSearchEngine implements SearchEngine {
     });
     // The thread let go of that copy meanwhile (a rebuild finished): SQL answers this once.
     if (!page) return undefined;
-    const hits =
+    const { rows } =
       page.hits.length === 0
-        ? []
-        : (
-            await this.db.query<Row>(PAGE_OF_IDS, [
-              page.hits.map((hit) => hit.id),
-              page.hits.map((hit) => hit.score),
-            ])
-          ).rows;
+        ? await this.db.query<Row & { generation: string }>(GENERATION)
+        : await this.db.query<Row & { generation: string }>(PAGE_OF_IDS, [
+            page.hits.map((hit) => hit.id),
+            page.hits.map((hit) => hit.score),
+          ]);
+    // The corpus moved since the copy was built (rows gone, or another generation): SQL answers,
+    // and the copy is rebuilt.
+    if (rows.length === 0 || !memory.current(rows[0]!.generation)) return undefined;
+    const hits = page.hits.length === 0 ? [] : rows;
     return { total: page.total, filterMode: "exact", hits: hits.map((r) => toHit(r, terms)) };
   }
 

@@ -1,0 +1,95 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseDomainRules } from "../../ingest/pipeline/classify.ts";
+import { ingest } from "../../ingest/pipeline/ingest.ts";
+import { parseConfig } from "../../services/core/config.ts";
+import type { SearchQuery } from "../../services/search/engine.ts";
+import { PostgresSearchEngine } from "../../services/search/postgres-engine.ts";
+import { seedSmallCorpus } from "../helpers/api.ts";
+import { openTestStore, type TestStore } from "../helpers/stores.ts";
+
+/**
+ * The in-memory copy never serves a corpus older than the store's: a search right after a change
+ * (its words already analysed, so the store is asked nothing before ranking) finds what the change
+ * brought, then the copy is rebuilt and finds it too. On the embedded store, as `npm start` runs.
+ */
+const query = (q: string): SearchQuery => ({
+  q,
+  limit: 10,
+  offset: 0,
+  domains: null,
+  document: null,
+  inForce: true,
+  asOf: "2026-06-01",
+});
+
+const act = (text: string) => ({
+  source: { name: "canonical", documentId: "FRESH", version: null },
+  publicId: "loi-fraiche",
+  kind: "law" as const,
+  title: "Loi fraîche",
+  jurisdiction: "FR",
+  status: "in_force" as const,
+  effectiveFrom: "2020-01-01",
+  effectiveTo: null,
+  sections: [],
+  provisions: [
+    {
+      sourceId: "FRESH-1",
+      versionId: `FRESH-1-${text.length}`,
+      number: "1",
+      text,
+      status: "in_force" as const,
+      effectiveFrom: "2020-01-01",
+      effectiveTo: null,
+      sectionId: null,
+    },
+  ],
+});
+
+describe("ranking in memory follows the corpus", () => {
+  let store: TestStore;
+  let engine: PostgresSearchEngine;
+  const load = (text: string) =>
+    ingest(store.db, {
+      source: "canonical",
+      sourceVersion: "inline",
+      parameters: {},
+      documentsTotal: 1,
+      documents: [{ file: "inline", document: act(text) }],
+      rules: parseDomainRules("version: 1\nrules: []\n", "inline.yaml"),
+    });
+
+  beforeAll(async () => {
+    store = await openTestStore("pglite", "memory_search");
+    await seedSmallCorpus(store, parseConfig({ DATA_DIR: mkdtempSync(path.join(tmpdir(), "lc-memory-")) }));
+    engine = new PostgresSearchEngine(store.db, undefined, { memory: true });
+    await engine.ready();
+  });
+  afterAll(async () => {
+    await engine?.close();
+    await store?.dispose();
+  });
+
+  it("finds a provision loaded after the copy was built, at once and after the rebuild", async () => {
+    // Analysed once: the next search of these words asks the store nothing before ranking.
+    expect((await engine.search(query("ornithorynque palmé"))).total).toBe(0);
+    await load("L'ornithorynque palmé est protégé par la présente loi.");
+    const right = await engine.search(query("ornithorynque palmé"));
+    expect(right.hits.map((h) => h.publicId)).toEqual(["loi-fraiche/1"]);
+    expect(engine.describe()).toMatch(/ranked in memory/);
+    await engine.ready();
+    const rebuilt = await engine.search(query("ornithorynque palmé"));
+    expect(rebuilt).toEqual(right);
+  });
+
+  it("forgets a provision's old words as soon as its text changes", async () => {
+    await engine.ready();
+    expect((await engine.search(query("ornithorynque"))).total).toBe(1);
+    await load("Le castor d'Europe est protégé par la présente loi.");
+    expect((await engine.search(query("ornithorynque"))).total).toBe(0);
+    expect((await engine.search(query("castor"))).hits.map((h) => h.publicId)).toEqual(["loi-fraiche/1"]);
+  });
+});
