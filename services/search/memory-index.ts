@@ -163,7 +163,7 @@ export class MemoryIndex {
     private readonly postings: Int32Array[],
     private readonly tables: PositionTables,
     /** Per provision: text, headings and guides lengths (positions of weights C, B, D). */
-    private readonly lengths: Int32Array,
+    lengths: Int32Array,
   ) {
     const n = provisions.length;
     this.size = n;

@@ -261,7 +261,7 @@ export class PostgresSearchEngine implements SearchEngine {
     if (missing.length > 0) {
       const { rows } = await this.db.query<{ generation: string; vectors: string[] }>(ANALYSE, [missing]);
       if (this.analysed.size + missing.length > ANALYSED_LIMIT) this.analysed.clear();
-      missing.forEach((alternative, i) => this.analysed.set(alternative, rows[0]!.vectors[i]!));
+      for (const [i, alternative] of missing.entries()) this.analysed.set(alternative, rows[0]!.vectors[i]!);
       copy = memory.current(rows[0]!.generation) ? rows[0]!.generation : undefined;
     }
     if (copy === undefined) {
