@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseDomainRules } from "../../ingest/pipeline/classify.ts";
 import { ingest } from "../../ingest/pipeline/ingest.ts";
 import { parseConfig } from "../../services/core/config.ts";
-import type { SearchQuery } from "../../services/search/engine.ts";
 import { PostgresSearchEngine } from "../../services/search/postgres-engine.ts";
 import { seedSmallCorpus } from "../helpers/api.ts";
+import { searchQuery } from "../helpers/search-query.ts";
 import { openTestStore, type TestStore } from "../helpers/stores.ts";
 
 /**
@@ -15,15 +15,7 @@ import { openTestStore, type TestStore } from "../helpers/stores.ts";
  * (its words already analysed, so the store is asked nothing before ranking) finds what the change
  * brought, then the copy is rebuilt and finds it too. On the embedded store, as `npm start` runs.
  */
-const query = (q: string): SearchQuery => ({
-  q,
-  limit: 10,
-  offset: 0,
-  domains: null,
-  document: null,
-  inForce: true,
-  asOf: "2026-06-01",
-});
+const query = (q: string) => searchQuery(q);
 
 const act = (text: string) => ({
   source: { name: "canonical", documentId: "FRESH", version: null },

@@ -13,6 +13,7 @@ import { searchProvisions } from "../../services/search/service.ts";
 import { seedSmallCorpus } from "../helpers/api.ts";
 import { describeEngine, ENGINE_KINDS, openEngine } from "../helpers/engines.ts";
 import { GUIDE_FIXTURES } from "../helpers/guides.ts";
+import { searchQuery } from "../helpers/search-query.ts";
 import { openTestStore, type TestStore } from "../helpers/stores.ts";
 
 /**
@@ -20,16 +21,7 @@ import { openTestStore, type TestStore } from "../helpers/stores.ts";
  * what the API promises (filters exact, in-force by date, article numbers first, snippets that
  * show the match, pagination that adds up).
  */
-const query = (q: string, more: Partial<SearchQuery> = {}): SearchQuery => ({
-  q,
-  limit: 10,
-  offset: 0,
-  domains: null,
-  document: null,
-  inForce: true,
-  asOf: "2026-06-01",
-  ...more,
-});
+const query = searchQuery;
 
 /** An act with articles repealed, in force, and not yet in force on 2026-06-01. */
 const datedAct = {
