@@ -61,6 +61,17 @@ export function snippetTerms(terms: string[][]): string[][][] {
   );
 }
 
+/** A search's terms as keys, once per search: its hits are given the same terms array. */
+const queries = new WeakMap<string[][], string[][][]>();
+function keysOfQuery(terms: string[][]): string[][][] {
+  let keys = queries.get(terms);
+  if (!keys) {
+    keys = snippetTerms(terms);
+    queries.set(terms, keys);
+  }
+  return keys;
+}
+
 interface Marked {
   tokens: Token[];
   /** Token indexes to mark. */
@@ -177,7 +188,7 @@ function opening(text: string, words: number): string {
  * alternatives).
  */
 export function buildSnippet(text: string, headings: string[], terms: string[][]): string {
-  const keys = snippetTerms(terms);
+  const keys = keysOfQuery(terms);
   const found = mark(text, keys);
   const first = bestWindow(found);
   if (first) {
