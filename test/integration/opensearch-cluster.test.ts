@@ -6,11 +6,11 @@ import { Client } from "@opensearch-project/opensearch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type OpenSearchCluster, startOpenSearch } from "../../infra/opensearch/start.ts";
 import { parseConfig } from "../../services/core/config.ts";
-import type { SearchQuery } from "../../services/search/engine.ts";
 import { rebuildIndex } from "../../services/search/indexer.ts";
 import { OpenSearchEngine } from "../../services/search/opensearch-engine.ts";
 import { seedSmallCorpus } from "../helpers/api.ts";
 import { freePortPair } from "../helpers/processes.ts";
+import { searchQuery } from "../helpers/search-query.ts";
 import { openTestStore, type TestStore } from "../helpers/stores.ts";
 
 /** Distributed operation: three OpenSearch nodes, one replica per shard, one node stopped. */
@@ -18,15 +18,7 @@ describe("a three-node OpenSearch cluster with replicas keeps answering with a n
   let cluster: OpenSearchCluster;
   let store: TestStore;
   let engine: OpenSearchEngine;
-  const query: SearchQuery = {
-    q: "salarié",
-    limit: 10,
-    offset: 0,
-    domains: null,
-    document: null,
-    inForce: true,
-    asOf: "2026-06-01",
-  };
+  const query = searchQuery("salarié");
 
   beforeAll(async () => {
     cluster = await startOpenSearch({
