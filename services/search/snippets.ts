@@ -44,11 +44,38 @@ interface Token {
   key: string | null;
 }
 
+const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
+
+/** Whether the character at i is a letter or a digit (ASCII decided without a regular expression). */
+function isWordCharacter(text: string, i: number): number {
+  const code = text.charCodeAt(i);
+  if (code < 128) return (code >= 48 && code <= 57) || ((code | 32) >= 97 && (code | 32) <= 122) ? 1 : 0;
+  const point = text.codePointAt(i)!;
+  const size = point > 0xffff ? 2 : 1;
+  return LETTER_OR_DIGIT.test(String.fromCodePoint(point)) ? size : 0;
+}
+
+/**
+ * The text's words (runs of letters and digits, as /[\p{L}\p{N}]+/gu finds them), scanned by hand:
+ * a search's page is ten texts, some of thousands of words, on the server's event loop.
+ */
 function tokenize(text: string): Token[] {
   const tokens: Token[] = [];
-  for (const match of text.matchAll(/[\p{L}\p{N}]+/gu)) {
-    tokens.push({ start: match.index, end: match.index + match[0].length, key: keyOf(match[0]) });
+  let start = -1;
+  for (let i = 0; i < text.length; ) {
+    const size = isWordCharacter(text, i);
+    if (size > 0) {
+      if (start < 0) start = i;
+      i += size;
+      continue;
+    }
+    if (start >= 0) {
+      tokens.push({ start, end: i, key: keyOf(text.slice(start, i)) });
+      start = -1;
+    }
+    i += text.codePointAt(i)! > 0xffff ? 2 : 1;
   }
+  if (start >= 0) tokens.push({ start, end: text.length, key: keyOf(text.slice(start)) });
   return tokens;
 }
 
@@ -83,29 +110,44 @@ interface Marked {
 /** Finds each alternative where its words follow one another (stop words between are skipped). */
 function mark(text: string, terms: string[][][]): Marked {
   const tokens = tokenize(text);
-  const content = tokens.flatMap((token, i) => (token.key === null ? [] : [i]));
-  // Alternatives by their first word: a token is compared with those starting with it only.
-  const byFirst = new Map<string, Array<{ term: number; keys: string[] }>>();
-  terms.forEach((alternatives, term) => {
-    for (const keys of alternatives) {
-      const list = byFirst.get(keys[0]!) ?? [];
-      list.push({ term, keys });
-      byFirst.set(keys[0]!, list);
-    }
-  });
+  const content: number[] = [];
+  for (let i = 0; i < tokens.length; i += 1) if (tokens[i]!.key !== null) content.push(i);
+  const byFirst = alternativesByFirstKey(terms);
   const marked = new Set<number>();
   const matches: Marked["matches"] = [];
   for (let c = 0; c < content.length && matches.length < MAX_MATCHES; c += 1) {
-    const seenTerms = new Set<number>();
-    for (const { term, keys } of byFirst.get(tokens[content[c]!]!.key!) ?? []) {
-      if (seenTerms.has(term) || c + keys.length > content.length) continue;
+    const candidates = byFirst.get(tokens[content[c]!]!.key!);
+    if (!candidates) continue;
+    let lastTerm = -1;
+    for (const { term, keys } of candidates) {
+      if (term === lastTerm || c + keys.length > content.length) continue;
       if (!keys.every((key, k) => tokens[content[c + k]!]!.key === key)) continue;
       for (let k = 0; k < keys.length; k += 1) marked.add(content[c + k]!);
       matches.push({ at: content[c]!, term });
-      seenTerms.add(term);
+      lastTerm = term;
     }
   }
   return { tokens, marked, matches };
+}
+
+/**
+ * A query's alternatives by their first word, in term order: a token is compared with those
+ * starting with it only. Made once per query (its hits share the keys array).
+ */
+const firstKeys = new WeakMap<string[][][], Map<string, Array<{ term: number; keys: string[] }>>>();
+function alternativesByFirstKey(terms: string[][][]) {
+  let byFirst = firstKeys.get(terms);
+  if (!byFirst) {
+    byFirst = new Map();
+    for (const [term, alternatives] of terms.entries())
+      for (const keys of alternatives) {
+        const list = byFirst.get(keys[0]!) ?? [];
+        list.push({ term, keys });
+        byFirst.set(keys[0]!, list);
+      }
+    firstKeys.set(terms, byFirst);
+  }
+  return byFirst;
 }
 
 /** Tokens [from, to] of the text, marks in place, an ellipsis on each side where the text goes on. */
