@@ -1,3 +1,4 @@
+import os from "node:os";
 import { Worker } from "node:worker_threads";
 
 /**
@@ -12,4 +13,19 @@ export function startTypeScriptWorker(entry: URL): Worker {
     `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); });`,
     { eval: true },
   );
+}
+
+/**
+ * Lowers the calling thread's CPU priority (nice 10), so that when every core is busy the
+ * server's event loop (HTTP, /healthz) is scheduled before the threads doing a search's heavy
+ * work. Linux only: there a thread's nice value is its own, and setpriority() with pid 0 names the
+ * calling thread; elsewhere it would lower the whole process, so nothing is done.
+ */
+export function yieldCpuToEventLoop(): void {
+  if (process.platform !== "linux") return;
+  try {
+    os.setPriority(0, 10);
+  } catch {
+    // Not permitted in this sandbox: the thread keeps the process's priority.
+  }
 }

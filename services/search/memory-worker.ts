@@ -1,4 +1,5 @@
 import { parentPort } from "node:worker_threads";
+import { yieldCpuToEventLoop } from "../core/typescript-worker.ts";
 import { type MemoryIndex, MemoryIndexBuilder } from "./memory-index.ts";
 import type { MemoryReply, MemoryRequest } from "./memory-protocol.ts";
 import { parseTsvector } from "./tsvector.ts";
@@ -9,6 +10,7 @@ import { parseTsvector } from "./tsvector.ts";
  * server's other requests (/healthz, reads by id). Requests are handled one at a time, in order.
  */
 const port = parentPort!;
+yieldCpuToEventLoop();
 let index: MemoryIndex | undefined;
 let building: { build: number; builder: MemoryIndexBuilder } | undefined;
 

@@ -1,6 +1,7 @@
 import { parentPort } from "node:worker_threads";
 import { PGlite, type Transaction } from "@electric-sql/pglite";
 import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
+import { yieldCpuToEventLoop } from "../core/typescript-worker.ts";
 import {
   type EmbeddedNotification,
   type EmbeddedReply,
@@ -16,6 +17,7 @@ import { parsers } from "./type-parsers.ts";
  * run inside it. Started by services/store/embedded-database.ts.
  */
 const port = parentPort!;
+yieldCpuToEventLoop();
 let db: PGlite | undefined;
 
 /** A transaction opened by a `begin` request, held open until its `end` request decides. */
