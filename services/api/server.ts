@@ -1,5 +1,5 @@
 import type { Server } from "node:http";
-import { ingestLegi } from "../../ingest/commands.ts";
+import { seedEmptyStore } from "../../ingest/first-start.ts";
 import { progressReporter } from "../../ingest/progress.ts";
 import { changePump, inProcessChangeSink } from "../../ingest/queue/change-queue.ts";
 import { type OutboxPump, startDispatcher } from "../../ingest/queue/dispatcher.ts";
@@ -17,19 +17,26 @@ import { buildContext } from "./context-factory.ts";
 
 /**
  * `npm start`: the whole service on whatever the configuration names, embedded by default.
- * On first start with an empty store it loads the bundled LEGI corpus.
+ * On first start with an empty store it loads the bundled LEGI corpus and guides (ingest/first-start.ts).
  */
 async function main() {
   const cfg = config();
   const db = await openStore(cfg);
-  const stats = await corpusStats(db);
-  if (stats.documents === 0 && cfg.INGEST_ON_FIRST_START) {
-    console.log("Empty store: loading the bundled French codes (@socialgouv/legi-data), once…");
-    const progress = progressReporter();
-    const summary = await ingestLegi(db, cfg, { onProgress: progress.update }).finally(() => progress.stop());
+  if (cfg.INGEST_ON_FIRST_START && (await corpusStats(db)).documents === 0) {
     console.log(
-      `Loaded ${summary.provisions.total} provisions from ${summary.documents.total} codes in ${summary.seconds.toFixed(1)} s.`,
+      "Empty store: loading the bundled French codes (@socialgouv/legi-data) and the Ministry of Labour's guides, once…",
     );
+    const progress = progressReporter();
+    const seeded = await seedEmptyStore(db, cfg, { onProgress: progress.update }).finally(() =>
+      progress.stop(),
+    );
+    if (seeded) {
+      const { legi, guides } = seeded;
+      console.log(
+        `Loaded ${legi.provisions.total} provisions from ${legi.documents.total} codes in ${legi.seconds.toFixed(1)} s, ` +
+          `and the guides' wording on ${guides.provisionsChanged} of them in ${guides.seconds.toFixed(1)} s.`,
+      );
+    }
   }
 
   const ctx = await buildContext(cfg, db, logger);
