@@ -1,5 +1,5 @@
 import type { Domain } from "../core/domains.ts";
-import type { Database } from "../store/database.ts";
+import type { Database, Queryable } from "../store/database.ts";
 import { readSearchGeneration } from "../store/search-snapshot.ts";
 import { articleNumberKey } from "./citations.ts";
 import {
@@ -189,6 +189,18 @@ const ANALYSE = `SELECT (SELECT value::text FROM search_generation) AS generatio
     ARRAY(SELECT to_tsvector('french_unaccent', a)::text FROM unnest($1::text[]) WITH ORDINALITY AS x(a, n)
           ORDER BY n) AS vectors`;
 
+/**
+ * Alternatives analysed by the store as TERMS analyses them (tsvector text, in order), with the
+ * store's search generation read in the same statement. Also eval:weights' analysis.
+ */
+export async function analyseAlternatives(
+  db: Queryable,
+  alternatives: string[],
+): Promise<{ generation: string; vectors: string[] }> {
+  const { rows } = await db.query<{ generation: string; vectors: string[] }>(ANALYSE, [alternatives]);
+  return rows[0]!;
+}
+
 /** Alternatives analysed (tsvector text): the analysis never changes, so it is asked once. */
 const ANALYSED_LIMIT = 50_000;
 
@@ -259,10 +271,10 @@ export class PostgresSearchEngine implements SearchEngine {
     const missing = [...new Set(alternatives.filter((a) => !this.analysed.has(a)))];
     let copy = memory.generation;
     if (missing.length > 0) {
-      const { rows } = await this.db.query<{ generation: string; vectors: string[] }>(ANALYSE, [missing]);
+      const { generation, vectors } = await analyseAlternatives(this.db, missing);
       if (this.analysed.size + missing.length > ANALYSED_LIMIT) this.analysed.clear();
-      for (const [i, alternative] of missing.entries()) this.analysed.set(alternative, rows[0]!.vectors[i]!);
-      copy = memory.current(rows[0]!.generation) ? rows[0]!.generation : undefined;
+      for (const [i, alternative] of missing.entries()) this.analysed.set(alternative, vectors[i]!);
+      copy = memory.current(generation) ? generation : undefined;
     }
     if (copy === undefined) {
       void memory.refresh();

@@ -46,8 +46,8 @@ interface Token {
 
 const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
 
-/** Whether the character at i is a letter or a digit (ASCII decided without a regular expression). */
-function isWordCharacter(text: string, i: number): number {
+/** The length (1 or 2 code units) of the letter or digit at i, 0 if it is neither (ASCII decided without a regular expression). */
+function wordCharacterLength(text: string, i: number): number {
   const code = text.charCodeAt(i);
   if (code < 128) return (code >= 48 && code <= 57) || ((code | 32) >= 97 && (code | 32) <= 122) ? 1 : 0;
   const point = text.codePointAt(i)!;
@@ -63,7 +63,7 @@ function tokenize(text: string): Token[] {
   const tokens: Token[] = [];
   let start = -1;
   for (let i = 0; i < text.length; ) {
-    const size = isWordCharacter(text, i);
+    const size = wordCharacterLength(text, i);
     if (size > 0) {
       if (start < 0) start = i;
       i += size;

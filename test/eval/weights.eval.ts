@@ -6,6 +6,7 @@ import {
   type MemoryIndex,
   MemoryIndexBuilder,
 } from "../../services/search/memory-index.ts";
+import { analyseAlternatives } from "../../services/search/postgres-engine.ts";
 import { queryTerms } from "../../services/search/query-text.ts";
 import { RANKING, type Ranking } from "../../services/search/ranking.ts";
 import { Synonyms } from "../../services/search/synonyms.ts";
@@ -289,17 +290,13 @@ function searchWithFeedback(index: MemoryIndex, query: AnalysedQuery, feedback: 
   });
 }
 
-/** Every query analysed as the API analyses it (postgres-engine.ts's ANALYSE), first page of 10. */
+/** Every query analysed as the API analyses it (analyseAlternatives), first page of 10. */
 async function analyseQueries(store: Database, queries: EvalQuery[]): Promise<Map<string, AnalysedQuery>> {
   const synonyms = Synonyms.bundled();
   const termsOf = new Map(queries.map((q) => [q.query, queryTerms(q.query, synonyms)]));
   const alternatives = [...new Set([...termsOf.values()].flat(2))];
-  const { rows } = await store.query<{ vectors: string[] }>(
-    `SELECT ARRAY(SELECT to_tsvector('french_unaccent', a)::text
-                  FROM unnest($1::text[]) WITH ORDINALITY AS x(a, n) ORDER BY n) AS vectors`,
-    [alternatives],
-  );
-  const vectorOf = new Map(alternatives.map((a, i) => [a, parseTsvector(rows[0]!.vectors[i]!)]));
+  const { vectors } = await analyseAlternatives(store, alternatives);
+  const vectorOf = new Map(alternatives.map((a, i) => [a, parseTsvector(vectors[i]!)]));
   const out = new Map<string, AnalysedQuery>();
   for (const [query, terms] of termsOf)
     out.set(query, {
