@@ -17,7 +17,10 @@ export interface ProvisionIndexDocument {
   number_key: string;
   section_path: string[];
   text: string;
-  /** The lay wording of the guides citing the provision (document expansion, `corpus ingest guides`). */
+  /**
+   * The names the provision is known by: the lay wording of the guides citing it (document
+   * expansion, `corpus ingest guides`) and the notions its text defines (migration 013).
+   */
   guides: string;
   status: "in_force" | "repealed" | "not_yet_in_force";
   effective_from: string | null;
@@ -28,7 +31,7 @@ export interface ProvisionIndexDocument {
   present_in_source: boolean;
   /** How many other provisions cite it (migration 011): the authority prior. */
   cited_by: number;
-  /** The row's content hash with its guides: what verification compares (index-source.ts). */
+  /** The row's content hash with its guides field: what verification compares (index-source.ts). */
   content_hash: string;
 }
 

@@ -14,8 +14,9 @@ const DEFAULTS = {
   /**
    * Weight of a word found in each field. Headings name what a whole section is about, so a word
    * there says more than a word in the text; headings and text are one field (BM25F). Guides, the
-   * lay wording of official guides citing the provision, are scored as a field of their own and
-   * added with this weight.
+   * names a provision is known by (the lay wording of official guides citing it, and the notion
+   * its text defines: « Constitue un licenciement pour motif économique… », migration 013), are
+   * scored as a field of their own and added with this weight.
    */
   fields: { text: 1, headings: 2, guides: 1 },
   /**

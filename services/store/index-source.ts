@@ -7,13 +7,19 @@ import type { Database } from "./database.ts";
  * and the jobs send exactly the same bytes for the same row, and Node neither parses rows into
  * objects nor serialises them again on the hot path (bench:index).
  */
-/** What an index document must match: the row's content, its guides and how often it is cited. */
-const INDEXED_HASH = "md5(p.content_hash || p.guides || coalesce(a.cited_by, 0))";
+/**
+ * The guides field, as Postgres search reads it (migration 013): the guides' wording and the
+ * notions the text defines.
+ */
+const GUIDES_FIELD = "corpus_guides_field(p.guides, p.text)";
+
+/** What an index document must match: the row's content, its guides field and how often it is cited. */
+const INDEXED_HASH = `md5(p.content_hash || ${GUIDES_FIELD} || coalesce(a.cited_by, 0))`;
 
 const DOCUMENT_JSON = `json_build_object(
     'public_id', p.public_id, 'source_id', p.source_id, 'version_id', p.version_id,
     'document_id', d.public_id, 'document_title', d.title, 'number', p.number, 'number_key', p.number_key,
-    'section_path', p.section_path, 'text', p.text, 'guides', p.guides, 'status', p.status,
+    'section_path', p.section_path, 'text', p.text, 'guides', ${GUIDES_FIELD}, 'status', p.status,
     'effective_from', p.effective_from, 'effective_to', p.effective_to,
     'domains', p.domains, 'document_domains', d.domains,
     'present_in_source', p.present_in_source, 'cited_by', coalesce(a.cited_by, 0),

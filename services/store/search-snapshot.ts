@@ -17,7 +17,7 @@ export interface IndexedProvision {
   effectiveFrom: string | null;
   effectiveTo: string | null;
   citedBy: number;
-  /** `search_vector::text`: number A, headings B, text C, guides D (migrations 003, 010). */
+  /** `search_vector::text`: number A, headings B, text C, guides and defined notions D (migrations 003, 010, 013). */
   vector: string;
 }
 

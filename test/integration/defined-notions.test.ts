@@ -1,0 +1,110 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ingestCanonicalFile } from "../../ingest/commands.ts";
+import { parseConfig, repoRoot } from "../../services/core/config.ts";
+import { provisionsByPublicId } from "../../services/store/index-source.ts";
+import { searchStatisticsDrift } from "../../services/store/search-statistics.ts";
+import { openTestStore, STORE_KINDS, type TestStore } from "../helpers/stores.ts";
+
+/**
+ * The notion an article defines joins its guides field (migration 013): "the article that
+ * defines a notion comes first for that notion". Extracted by the database from the text, so the
+ * postings Postgres ranks with and the index documents OpenSearch ranks with hold the same words.
+ */
+const DEFINITIONS: Array<[string, string]> = [
+  [
+    "Constitue un licenciement pour motif économique le licenciement effectué par un employeur pour un ou plusieurs motifs non inhérents à la personne du salarié.",
+    "licenciement pour motif économique",
+  ],
+  [
+    "Est considéré comme salarié à temps partiel le salarié dont la durée du travail est inférieure à la durée légale.",
+    "salarié à temps partiel",
+  ],
+  [
+    "Est considéré comme accident du travail, quelle qu'en soit la cause, l'accident survenu par le fait ou à l'occasion du travail.",
+    "accident du travail",
+  ],
+  [
+    "On entend par participation l'influence exercée par l'organe représentant les salariés.",
+    "participation",
+  ],
+  [
+    "Est réputé travail dissimulé par dissimulation d'emploi salarié le fait pour tout employeur de se soustraire…",
+    "travail dissimulé par dissimulation d'emploi salarié",
+  ],
+  [
+    "Sont considérées comme périodes de travail effectif pour la détermination de la durée du congé : 1° les périodes de congé payé.",
+    "périodes de travail effectif",
+  ],
+  [
+    "Constitue une rémunération au sens du présent chapitre, le salaire ou traitement ordinaire de base.",
+    "rémunération",
+  ],
+  // Two definitions, each once.
+  [
+    "Est considéré comme accident du travail l'accident survenu. Est également considéré comme accident du travail l'accident de trajet. Sont considérées comme maladies professionnelles les maladies…",
+    "accident du travail ; maladies professionnelles",
+  ],
+  // Qualities, not notions; and texts that define nothing.
+  ["Sont considérés comme ayant la qualité de cadre dirigeant les cadres auxquels…", ""],
+  ["Est réputée non écrite toute clause contraire.", ""],
+  ["Le salarié peut constituer une réserve.", ""],
+  ["L'employeur et le salarié peuvent convenir en commun des conditions de la rupture.", ""],
+];
+
+describe.each(STORE_KINDS)("defined notions on %s", (kind) => {
+  let store: TestStore;
+  const config = parseConfig({ DATA_DIR: mkdtempSync(path.join(tmpdir(), "lc-notions-")) });
+
+  beforeAll(async () => {
+    store = await openTestStore(kind, `notions_${kind}`);
+  });
+  afterAll(async () => {
+    await store?.dispose();
+  });
+
+  it.each(DEFINITIONS)("%s → « %s »", async (text, notions) => {
+    const { rows } = await store.db.query<{ notions: string }>(
+      "SELECT corpus_defined_notions($1) AS notions",
+      [text],
+    );
+    expect(rows[0]!.notions).toBe(notions);
+  });
+
+  it("put the notion in the guides field of the postings and of the index document, and follow the text", async () => {
+    const file = path.join(repoRoot, "test/fixtures/canonical/loi-exemple.json");
+    type Node = { article?: string; text?: string; body?: Node[] };
+    const canonical = JSON.parse(readFileSync(file, "utf8")) as { documents: Node[] };
+    const article = canonical.documents[0]!.body![0]!.body![0]!.body![0]!;
+    const edited = path.join(mkdtempSync(path.join(tmpdir(), "lc-notions-doc-")), "loi-exemple.json");
+    const ingestWith = async (text: string) => {
+      article.text = text;
+      writeFileSync(edited, JSON.stringify(canonical));
+      await ingestCanonicalFile(store.db, config, edited);
+    };
+    const guidesPostings = async () =>
+      (
+        await store.db.query<{ lexeme: string }>(
+          `SELECT s.lexeme FROM search_postings s JOIN provisions p ON p.id = s.provision_id
+            WHERE p.public_id = 'loi-2016-1088/1' AND s.tf_guides > 0 ORDER BY s.lexeme`,
+        )
+      ).rows.map((r) => r.lexeme);
+    const indexedGuides = async () =>
+      (JSON.parse((await provisionsByPublicId(store.db, ["loi-2016-1088/1"]))[0]!.json) as { guides: string })
+        .guides;
+
+    await ingestWith(
+      "Constitue un congé zygomatique le congé pris par le salarié pour rire. Il dure un jour.",
+    );
+    expect(await guidesPostings()).toEqual(["cong", "zygomat"]);
+    expect(await indexedGuides()).toBe("congé zygomatique");
+    expect(await searchStatisticsDrift(store.db)).toMatchObject({ missingPostings: 0, extraPostings: 0 });
+
+    await ingestWith("Le salarié peut prendre un congé zygomatique pour rire.");
+    expect(await guidesPostings()).toEqual([]);
+    expect(await indexedGuides()).toBe("");
+    expect(await searchStatisticsDrift(store.db)).toMatchObject({ missingPostings: 0, extraPostings: 0 });
+  });
+});
