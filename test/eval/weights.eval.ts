@@ -21,6 +21,7 @@ import { foldsByGuide } from "./folds.ts";
 import { meanMetrics, pairedBootstrap, type RankMetrics, rankMetrics } from "./metrics.ts";
 import { guideKey, QUERY_SETS } from "./query-sets.ts";
 import { type EvalQuery, mapRelevant } from "./relevant-ids.ts";
+import { trainWordVectors, type WordVectors } from "./word-vectors.ts";
 
 /**
  * npm run eval:weights — the ranking model's constants (services/search/ranking.ts) learned by
@@ -72,19 +73,42 @@ const ascent = process.env.EVAL_ASCENT !== "0";
  * together, (1 − originalWeight) / originalWeight of the query's own terms' weight; the second
  * search's page is the answer.
  */
-interface Feedback {
-  docs: number;
-  terms: number;
-  originalWeight: number;
-}
-const feedbacks: Feedback[] = list(process.env.EVAL_FEEDBACK ?? "").map((setting) => {
-  const [docs, terms, originalWeight] = setting.split(":").map(Number);
-  if (!(docs! >= 1 && terms! >= 1 && originalWeight! > 0 && originalWeight! <= 1)) {
-    console.error(`EVAL_FEEDBACK: ${setting}; use docs:terms:originalWeight, e.g. 10:10:0.5`);
-    process.exit(2);
-  }
-  return { docs: docs!, terms: terms!, originalWeight: originalWeight! };
-});
+/**
+ * Query expansion by word vectors trained on the codes (word-vectors.ts), measured the same way:
+ * EVAL_EXPANSION lists settings `k:minimum:originalWeight`: each query lexeme's k nearest lexemes
+ * whose cosine is at least `minimum` are added, weighed by their cosine, together
+ * (1 − originalWeight) / originalWeight of the query's own terms' weight, as RM3's words are.
+ * Trained on the codes; EVAL_EXPANSION_GUIDES=1 trains once per fold on the codes and every guide
+ * but that fold's.
+ */
+type Feedback =
+  | { kind: "rm3"; docs: number; terms: number; originalWeight: number }
+  | { kind: "vectors"; k: number; minimum: number; originalWeight: number };
+const settings = (variable: string, valid: (values: number[]) => boolean, example: string) =>
+  list(process.env[variable] ?? "").map((setting) => {
+    const values = setting.split(":").map(Number);
+    if (values.length !== 3 || !valid(values)) {
+      console.error(`${variable}: ${setting}; e.g. ${example}`);
+      process.exit(2);
+    }
+    return values as [number, number, number];
+  });
+const feedbacks: Feedback[] = [
+  ...settings(
+    "EVAL_FEEDBACK",
+    ([docs, terms, weight]) => docs! >= 1 && terms! >= 1 && weight! > 0 && weight! <= 1,
+    "10:10:0.5 (docs:terms:originalWeight)",
+  ).map(([docs, terms, originalWeight]) => ({ kind: "rm3" as const, docs, terms, originalWeight })),
+  ...settings(
+    "EVAL_EXPANSION",
+    ([k, minimum, weight]) => k! >= 1 && minimum! > 0 && minimum! < 1 && weight! > 0 && weight! <= 1,
+    "3:0.6:0.7 (k:minimum:originalWeight)",
+  ).map(([k, minimum, originalWeight]) => ({ kind: "vectors" as const, k, minimum, originalWeight })),
+];
+const feedbackName = (f: Feedback) =>
+  f.kind === "rm3"
+    ? `feedback ${f.docs}:${f.terms}:${f.originalWeight}`
+    : `word vectors ${f.k}:${f.minimum}:${f.originalWeight}`;
 if (!["none", "titles", "paragraphs"].includes(guidesMode)) {
   console.error(`EVAL_GUIDES: ${guidesMode}; use none, titles or paragraphs`);
   process.exit(2);
@@ -116,6 +140,11 @@ const set = (r: Ranking, knob: Knob, value: number): Ranking =>
     : { ...r, [knob]: value };
 const describe = (r: Ranking) => KNOBS.map((knob) => `${knob} ${get(r, knob)}`).join(", ");
 
+/** Word vectors of the codes; with EVAL_EXPANSION_GUIDES=1, of each copy's codes and guides. */
+let vectors: WordVectors | undefined;
+const vectorsByCopy = new Map<MemoryIndex, WordVectors>();
+const expansionGuides = process.env.EVAL_EXPANSION_GUIDES === "1";
+
 const cleanups = new Cleanups();
 process.once("SIGINT", () => void cleanups.run().finally(() => process.exit(130)));
 let databaseUrl = process.env.EVAL_DATABASE_URL;
@@ -143,6 +172,7 @@ try {
   });
 
   const reference = await referenceIndex(db, today);
+  if (feedbacks.some((f) => f.kind === "vectors") && !expansionGuides) vectors = await trainWordVectors(db);
   const analysed = await analyseQueries(db, [...prepared.values()].flat());
   const { indexes, publicIds } = await foldIndexes(db, foldOf);
   const indexOf = (q: EvalQuery) => indexes[guidesMode === "none" ? 0 : foldOf.get(q.guide)!]!;
@@ -163,7 +193,9 @@ try {
           const index = ranked.get(base) ?? base.withRanking(ranking);
           ranked.set(base, index);
           const query = analysed.get(q.query)!;
-          const page = feedback ? searchWithFeedback(index, query, feedback) : index.search(query);
+          const page = feedback
+            ? searchWithFeedback(index, query, feedback, vectorsByCopy.get(base) ?? vectors)
+            : index.search(query);
           const top = page.hits.map((hit) => publicIds.get(hit.id)!);
           return rankMetrics(top, new Set(q.relevant), K);
         }),
@@ -258,13 +290,7 @@ try {
       row(REFERENCE, referenceMetrics),
       row("current constants", currentMetrics),
       ...(ascent ? [row("learned, fold held out", heldOut, currentMetrics)] : []),
-      ...feedbacks.map((f) =>
-        row(
-          `feedback ${f.docs}:${f.terms}:${f.originalWeight}`,
-          measure(RANKING, [key], f).get(key)!,
-          currentMetrics,
-        ),
-      ),
+      ...feedbacks.map((f) => row(feedbackName(f), measure(RANKING, [key], f).get(key)!, currentMetrics)),
       "",
     );
   }
@@ -278,10 +304,24 @@ try {
   await cleanups.run();
 }
 
-function searchWithFeedback(index: MemoryIndex, query: AnalysedQuery, feedback: Feedback) {
-  const first = index.search({ ...query, limit: feedback.docs, offset: 0 });
+function searchWithFeedback(
+  index: MemoryIndex,
+  query: AnalysedQuery,
+  feedback: Feedback,
+  vectors: WordVectors | undefined,
+) {
   const own = new Set(query.alternatives.flatMap((a) => a.vector.map((entry) => entry.lexeme)));
-  const words = index.feedbackWords(first.hits, own, feedback.terms);
+  let words: Array<{ lexeme: string; weight: number }>;
+  if (feedback.kind === "rm3") {
+    const first = index.search({ ...query, limit: feedback.docs, offset: 0 });
+    words = index.feedbackWords(first.hits, own, feedback.terms);
+  } else {
+    const found = [...own].flatMap((lexeme) =>
+      vectors!.neighbours(lexeme, feedback.k, feedback.minimum).filter((n) => !own.has(n.lexeme)),
+    );
+    const sum = found.reduce((total, n) => total + n.cosine, 0) || 1;
+    words = found.map((n) => ({ lexeme: n.lexeme, weight: n.cosine / sum }));
+  }
   const terms = new Set(query.alternatives.map((a) => a.term)).size;
   const mass = (terms * (1 - feedback.originalWeight)) / feedback.originalWeight;
   return index.search({
@@ -346,7 +386,10 @@ async function foldIndexes(store: Database, foldOf: Map<string, number>) {
         builder.add(provision);
         publicIds.set(provision.id, provision.publicId);
       }
-    indexes.push(builder.finish(await readSearchGeneration(store)));
+    const copy = builder.finish(await readSearchGeneration(store));
+    indexes.push(copy);
+    if (expansionGuides && feedbacks.some((f) => f.kind === "vectors"))
+      vectorsByCopy.set(copy, await trainWordVectors(store, true));
     console.log(
       `copy ${fold + 1}/${copies} (${guidesMode === "none" ? "no guides" : `guides without fold ${fold + 1}`}) in ${((performance.now() - started) / 1000).toFixed(0)} s`,
     );
