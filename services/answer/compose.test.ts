@@ -188,6 +188,35 @@ describe("composeExtractive", () => {
     expect(read.evidence).toBe("insufficient");
   });
 
+  it("reads a sentence with the titles of the guides citing its provision, as with its headings", () => {
+    // A lay question: "renvoyer" and "essai" are the guide's words; the article says "rompu" and
+    // states "période d'essai" only in its first sentence.
+    const question = "Peut-on renvoyer un salarié pendant sa période d'essai ?";
+    const article = {
+      publicId: "code-du-travail/L1221-25",
+      text: "La période d'essai peut être rompue. Lorsqu'il est mis fin, par l'employeur, au contrat en cours ou au terme de la période d'essai, le salarié est prévenu dans un délai qui ne peut être inférieur à vingt-quatre heures.",
+    };
+    const rarity = rarityOver([ESSAI.text, article.text, ...OTHER_TEXTS]);
+    const bare = composeExtractive(question, [article], 3, rarity);
+    const withGuides = composeExtractive(
+      question,
+      [{ ...article, guides: "Renvoyer un salarié pendant la période d'essai" }],
+      3,
+      rarity,
+    );
+    expect(withGuides.coverage).toBeGreaterThan(bare.coverage);
+    expect(withGuides.evidence).toBe("sufficient");
+    expect(withGuides.sentences[0]!.citations).toEqual([article.publicId]);
+    // Inherited at half: never more than stating the words would give.
+    const stated = composeExtractive(
+      question,
+      [{ ...article, text: `On peut renvoyer un salarié pendant sa période d'essai. ${article.text}` }],
+      3,
+      rarity,
+    );
+    expect(withGuides.coverage).toBeLessThan(stated.coverage);
+  });
+
   it("weighs a word a sentence only inherits from its headings at half one it states", () => {
     const question = "Quelle est la durée maximale de la période d'essai ?";
     // Ranked first, a sentence that states two of the words and inherits the others from its

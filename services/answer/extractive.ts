@@ -11,6 +11,11 @@ export interface Source {
   text: string;
   /** Headings of the sections that hold the provision, outermost first: what its sentences are about. */
   headings?: string[];
+  /**
+   * The titles of the official guides citing the provision: what it is about, in the words people
+   * use. Read like its headings, as words its sentences inherit.
+   */
+  guides?: string;
 }
 
 export interface AnswerSentence {
@@ -54,10 +59,12 @@ export const MIN_ANSWER_COVERAGE = 0.45;
 
 /**
  * What a word a sentence only inherits weighs, against one it states itself. A sentence is read
- * with its section's headings and its provision's first sentence ("Section 4 : Période d'essai"
- * tells what "Elle peut être renouvelée une fois" is about), but every sentence of the section
- * inherits them alike: they cannot tell its sentences apart, and an answer made of inherited
- * words is weaker evidence than one that states them.
+ * with its section's headings, its provision's first sentence ("Section 4 : Période d'essai"
+ * tells what "Elle peut être renouvelée une fois" is about) and the titles of the official guides
+ * citing its provision (what the provision is about in the words people use: "Rupture du contrat
+ * pendant la période d'essai"), but every sentence of the provision inherits them alike: they
+ * cannot tell its sentences apart, and an answer made of inherited words is weaker evidence than
+ * one that states them.
  */
 export const INHERITED_WEIGHT = 0.5;
 
@@ -126,7 +133,9 @@ export function composeExtractive(
 
   const candidates: Candidate[] = sources.flatMap((source, i) => {
     const sentences = splitSentences(source.text);
-    const context = wordsOf([...(source.headings ?? []), quotable(sentences[0] ?? "") ?? ""].join(" "));
+    const context = wordsOf(
+      [...(source.headings ?? []), quotable(sentences[0] ?? "") ?? "", source.guides ?? ""].join(" "),
+    );
     const headed = new Set(
       [...wordsOf((source.headings ?? []).join(" "))].filter((t) => questionTerms.includes(t)),
     );

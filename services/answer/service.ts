@@ -112,7 +112,12 @@ export async function answerQuestion(
   const started = performance.now();
   const asOf = request.asOf ?? new Date().toISOString().slice(0, 10);
   const { texts, filter, filterMode } = await retrieve(ctx, who, request, asOf);
-  const sources = texts.map((t) => ({ publicId: t.publicId, text: t.text, headings: t.headings }));
+  const sources = texts.map((t) => ({
+    publicId: t.publicId,
+    text: t.text,
+    headings: t.headings,
+    guides: t.guides,
+  }));
 
   let composer: AnswerOutcome["composer"] = "extractive";
   let fallbackReason: string | null = null;

@@ -269,6 +269,8 @@ export interface ProvisionText {
   text: string;
   /** Headings of the sections that hold it, outermost first. */
   headings: string[];
+  /** The titles of the official guides that cite it (`corpus ingest guides`), '' if none. */
+  guides: string;
   status: string;
   effectiveFrom: string | null;
   effectiveTo: string | null;
@@ -279,7 +281,7 @@ export interface ProvisionText {
 export async function provisionTexts(db: Database, publicIds: string[]): Promise<ProvisionText[]> {
   if (publicIds.length === 0) return [];
   const { rows } = await db.query<Record<string, unknown>>(
-    `SELECT p.public_id, p.number, p.text, p.section_path, p.status, p.effective_from, p.effective_to,
+    `SELECT p.public_id, p.number, p.text, p.section_path, p.guides, p.status, p.effective_from, p.effective_to,
             d.public_id AS document_public_id, d.title AS document_title
      FROM provisions p JOIN documents d ON d.id = p.document_id WHERE p.public_id = ANY($1)`,
     [publicIds],
@@ -292,6 +294,7 @@ export async function provisionTexts(db: Database, publicIds: string[]): Promise
         number: r.number as string,
         text: r.text as string,
         headings: r.section_path as string[],
+        guides: r.guides as string,
         status: r.status as string,
         effectiveFrom: (r.effective_from as string | null) ?? null,
         effectiveTo: (r.effective_to as string | null) ?? null,
