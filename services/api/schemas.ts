@@ -152,7 +152,17 @@ export const searchHitSchema = z
   .meta({ id: "SearchHit" });
 
 export const paginationSchema = z
-  .object({ limit: z.number(), offset: z.number(), total: z.number(), next_offset: z.number().nullable() })
+  .object({
+    limit: z.number(),
+    offset: z.number(),
+    total: z.number(),
+    next_offset: z
+      .number()
+      .nullable()
+      .meta({
+        description: `The next page's offset; null at the end, and where the endpoint would refuse it (search: offset over ${MAX_SEARCH_OFFSET}).`,
+      }),
+  })
   .meta({ id: "Pagination" });
 
 export const searchResponseSchema = z

@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { DomainFilter } from "../../access/domains.ts";
 import type { SearchOutcome } from "../../search/service.ts";
 import type { Meta } from "../envelope.ts";
-import type { searchResponseSchema } from "../schemas.ts";
+import { MAX_SEARCH_OFFSET, type searchResponseSchema } from "../schemas.ts";
 
 /** The response's `filter` block, present only when a domain filter applied. */
 export function filterBlock(filter: DomainFilter, mode: "exact" | "best_effort") {
@@ -38,7 +38,11 @@ export function presentSearch(
       limit: page.limit,
       offset: page.offset,
       total: outcome.total,
-      next_offset: nextOffset < outcome.total && outcome.hits.length > 0 ? nextOffset : null,
+      // Null at the end, and where the next page would be one the API refuses (offset over its limit).
+      next_offset:
+        nextOffset < outcome.total && outcome.hits.length > 0 && nextOffset <= MAX_SEARCH_OFFSET
+          ? nextOffset
+          : null,
     },
     ...filterBlock(outcome.filter, outcome.filterMode),
     meta,
