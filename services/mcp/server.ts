@@ -1,6 +1,7 @@
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { controlCharacterAt, controlMessage } from "../api/middleware/validate.ts";
 import { coverageBody } from "../api/routes/coverage.ts";
 import { documentBody } from "../api/routes/documents.ts";
 import { provisionBody } from "../api/routes/provisions.ts";
@@ -59,6 +60,15 @@ function registerTool(server: McpServer, env: ToolEnv, tool: ToolDefinition) {
         return failure(
           "forbidden",
           `${tool.name} needs the ${tool.scope} scope, which this key lacks.`,
+          env.meta.request_id,
+        );
+      }
+      // The same rule as the HTTP API's (validate.ts): control characters refused, naming the argument.
+      const control = controlCharacterAt(input);
+      if (control) {
+        return failure(
+          "invalid_request",
+          `${control.path.join(".") || "arguments"}: ${controlMessage(control.character)}`,
           env.meta.request_id,
         );
       }

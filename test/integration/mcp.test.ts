@@ -180,6 +180,10 @@ describe("MCP over Streamable HTTP (official SDK client)", () => {
     );
     const invalid = await readerOnly.callTool({ name: "search_provisions", arguments: { query: "" } });
     expect(invalid.isError).toBe(true);
+    // Control characters, refused as on the HTTP API, naming the argument (was an internal error).
+    expect(errorText(await tool(readerOnly, "get_provision", { id: "\u0000" }))).toMatch(
+      /^invalid_request: id: must not contain a control character \(found U\+0000\)/,
+    );
   });
 
   it("refuses a missing key, a key without corpus:read, GET and bad JSON with JSON-RPC errors and the API's headers", async () => {

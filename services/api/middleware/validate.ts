@@ -19,37 +19,49 @@ export function validate<S extends z.ZodType>(part: Part, schema: S): RequestHan
         (part === "query" ? String(issue.path[0] ?? "") : issue.path.map(String).join(".")) || part;
       return next(new AppError("invalid_request", `${field}: ${issue.message}`, field));
     }
-    const nul = nulCharacterAt(parsed.data);
-    if (nul) {
-      const field = (part === "query" ? nul[0] : nul.join(".")) || part;
-      return next(new AppError("invalid_request", `${field}: ${NUL_MESSAGE}`, field));
+    const control = controlCharacterAt(parsed.data);
+    if (control) {
+      const field = (part === "query" ? control.path[0] : control.path.join(".")) || part;
+      return next(new AppError("invalid_request", `${field}: ${controlMessage(control.character)}`, field));
     }
     res.locals[part] = parsed.data;
     next();
   };
 }
 
-const NUL_MESSAGE = "must not contain a NUL character (U+0000)";
-
 /**
- * Where a value holds U+0000, as a path of keys, or undefined. PostgreSQL text cannot store NUL,
- * so a NUL anywhere in a request is the client's error: refused with a 400 naming the field
- * before any statement sees it.
+ * Control characters: C0 but tab, line feed and carriage return, and DEL. No person writes them
+ * in a query, a path or a question; PostgreSQL text cannot store NUL, and an escape character
+ * (U+001B) searched for matches nothing. Refused here, in one place, with a 400 naming the field,
+ * before any statement sees them.
  */
-export function nulCharacterAt(value: unknown, path: string[] = []): string[] | undefined {
-  if (typeof value === "string") return value.includes("\u0000") ? path : undefined;
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+
+export const controlMessage = (character: string) =>
+  `must not contain a control character (found U+${character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")})`;
+
+/** Where a value holds a control character, as a path of keys, and which; or undefined. */
+export function controlCharacterAt(
+  value: unknown,
+  path: string[] = [],
+): { path: string[]; character: string } | undefined {
+  if (typeof value === "string") {
+    const found = CONTROL.exec(value);
+    return found ? { path, character: found[0] } : undefined;
+  }
   if (value === null || typeof value !== "object") return undefined;
   for (const [key, item] of Object.entries(value)) {
-    const found = nulCharacterAt(item, [...path, key]);
+    const found = controlCharacterAt(item, [...path, key]);
     if (found) return found;
   }
   return undefined;
 }
 
-/** A path segment as the route read it, refused with a 400 naming it when it holds a NUL. */
+/** A path segment as the route read it, refused with a 400 naming it when it holds a control character. */
 export function pathParameter(value: string | string[] | undefined, name: string): string {
   const text = Array.isArray(value) ? value.join("/") : String(value ?? "");
-  if (text.includes("\u0000")) throw new AppError("invalid_request", `${name}: ${NUL_MESSAGE}`, name);
+  const found = CONTROL.exec(text);
+  if (found) throw new AppError("invalid_request", `${name}: ${controlMessage(found[0])}`, name);
   return text;
 }
 
