@@ -35,6 +35,7 @@ export function validate<S extends z.ZodType>(part: Part, schema: S): RequestHan
  * (U+001B) searched for matches nothing. Refused here, in one place, with a 400 naming the field,
  * before any statement sees them.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 
 export const controlMessage = (character: string) =>
