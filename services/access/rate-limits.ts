@@ -152,6 +152,27 @@ export class UsageLimiter {
     return { ...decision, allowed: true };
   }
 
+  /**
+   * Gives back points consumeProject took for work that was not done (an answer that failed after
+   * it was charged), in the windows it took them from: both, or only the minute's when that one
+   * refused (consumeProject then leaves the month's untouched).
+   */
+  async refundProject(
+    projectId: number,
+    plan: PlanRow,
+    points: number,
+    windows: "both" | "minute" = "both",
+    now = new Date(),
+  ): Promise<void> {
+    await this.limiter(`rl:min:${plan.name}`, plan.requestsPerMinute, 60).reward(String(projectId), points);
+    if (windows === "minute") return;
+    await this.limiter(
+      `rl:month:${month(now)}:${plan.name}`,
+      plan.requestsPerMonth,
+      secondsToNextMonth(now) + 86_400,
+    ).reward(String(projectId), points);
+  }
+
   /** What a project has used in the current windows, without consuming anything. */
   async usage(projectId: number, plan: PlanRow, now = new Date()) {
     const minute = await this.limiter(`rl:min:${plan.name}`, plan.requestsPerMinute, 60).get(

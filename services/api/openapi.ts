@@ -255,7 +255,7 @@ export function buildOpenApiDocument(serverUrl = "/") {
           answerResponseSchema,
           {
             requestBody: { content: { "application/json": { schema: answerRequestSchema } } },
-            description: `Scope: \`answer:write\`, on a plan that includes answers (the beta plan does not: 403). Counts as ${ANSWER_COST} requests against the rate limit. See the README for how answers are composed and checked.`,
+            description: `Scope: \`answer:write\`, on a plan that includes answers (the beta plan does not: 403). An answer given counts as ${ANSWER_COST} requests against the rate limit; a refused or failed one as 1. See the README for how answers are composed and checked.`,
           },
         ),
       },

@@ -151,9 +151,16 @@ describe("POST /api/v1/answer", () => {
     const get = await call(api, "/api/v1/answer", { key: answerKey });
     expect(get.status).toBe(405);
 
-    const before = Number((await ask({ question: ESSAI })).headers.get("x-ratelimit-remaining"));
-    const after = Number((await ask({ question: ESSAI })).headers.get("x-ratelimit-remaining"));
-    expect(before - after).toBe(5);
+    // An answer given costs 5 requests; a refused one 1, like any request (it cost 5 before).
+    const remaining = (r: { headers: Headers }) => Number(r.headers.get("x-ratelimit-remaining"));
+    const first = await ask({ question: ESSAI });
+    const second = await ask({ question: ESSAI });
+    expect(remaining(first) - remaining(second)).toBe(5);
+    const refused = await ask({});
+    expectEnvelope(refused, 400, "invalid_request", "question");
+    expect(remaining(second) - remaining(refused)).toBe(1);
+    const third = await ask({ question: ESSAI });
+    expect(remaining(refused) - remaining(third)).toBe(5);
   });
 
   it("keeps an audit record without the question's text", async () => {

@@ -22,6 +22,33 @@ function setLimitHeaders(res: Response, decision: UsageDecision) {
   }
 }
 
+/**
+ * Charges an admitted request what it costs beyond the one request its guard counted, once it
+ * is known to be served (a valid body, a plan that allows it): refusals cost 1 like any request.
+ * Sets the limit headers again (429 if the extra points exceed the limit); returns the refund
+ * to call if the work then fails.
+ */
+export async function chargeExtra(
+  ctx: AppContext,
+  res: Response,
+  extra: number,
+): Promise<() => Promise<void>> {
+  const who = principal(res);
+  const plan = res.locals.plan as PlanRow;
+  const refund = () => ctx.limiter.refundProject(who.projectId, plan, extra);
+  const decision = await ctx.limiter.consumeProject(who.projectId, plan, extra);
+  // Refused for the limit: that refusal, too, costs only the request already counted.
+  if (!decision.allowed)
+    await ctx.limiter.refundProject(
+      who.projectId,
+      plan,
+      extra,
+      decision.monthlyLimit === undefined ? "minute" : "both",
+    );
+  setLimitHeaders(res, decision);
+  return refund;
+}
+
 /** Plans change rarely; a short cache keeps them off the hot path. */
 function planCache(ctx: AppContext) {
   const cache = new Map<string, { plan: PlanRow; until: number }>();

@@ -6,7 +6,7 @@ import { type Domain, domainSchema } from "../../core/domains.ts";
 import type { PlanRow } from "../../store/access.ts";
 import type { AppContext } from "../context.ts";
 import { type Meta, meta } from "../envelope.ts";
-import { type access, principal } from "../middleware/access.ts";
+import { type access, chargeExtra, principal } from "../middleware/access.ts";
 import { parsed, validate } from "../middleware/validate.ts";
 import { filterBlock, provisionUrl } from "../presenters/search.ts";
 import { filterSchema, isoDateParam, metaSchema } from "../schemas.ts";
@@ -157,7 +157,8 @@ export async function answerBody(
 export function answerRouter(ctx: AppContext, guard: ReturnType<typeof access>): Router {
   return Router().post(
     "/answer",
-    guard("answer:write", ANSWER_COST),
+    // One request to be let in; the rest of an answer's cost once it is known to be served.
+    guard("answer:write"),
     (_req, res, next) => {
       // The plan case of 403 comes before any look at the body.
       ensurePlanAllowsAnswers(res.locals.plan as PlanRow);
@@ -168,16 +169,26 @@ export function answerRouter(ctx: AppContext, guard: ReturnType<typeof access>):
     express.json({ limit: MAX_BODY_BYTES }),
     validate("body", answerRequestSchema),
     async (_req, res) => {
-      res.json(
-        await answerBody(
+      const refund = await chargeExtra(ctx, res, ANSWER_COST - 1);
+      let body: Awaited<ReturnType<typeof answerBody>>;
+      try {
+        body = await answerBody(
           ctx,
           principal(res),
           res.locals.plan as PlanRow,
           parsed(res, "body", answerRequestSchema),
           meta(res),
           "http",
-        ),
-      );
+        );
+      } catch (error) {
+        // Refused by the service (403 domains) or failed: not an answer given.
+        await refund().catch((failure: unknown) =>
+          ctx.logger.warn({ err: failure }, "could not refund an answer's cost"),
+        );
+        throw error;
+      }
+      ctx.usage.count(principal(res).projectId, ANSWER_COST - 1);
+      res.json(body);
     },
   );
 }
