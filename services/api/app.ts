@@ -41,6 +41,26 @@ const methodGuard: RequestHandler = (req, _res, next) => {
   );
 };
 
+/**
+ * A path that is not valid percent-encoding (`/provisions/%ff`) is refused before a route tries to
+ * decode it (which would fail before any limiter ran), counted against the client's address.
+ */
+const pathEncodingGuard =
+  (anonymous: RequestHandler): RequestHandler =>
+  (req, res, next) => {
+    try {
+      decodeURIComponent(req.path);
+      return next();
+    } catch {
+      const malformed = new AppError(
+        "invalid_request",
+        "path: not valid percent-encoding (a % must be followed by two hexadecimal digits of UTF-8)",
+        "path",
+      );
+      Promise.resolve(anonymous(req, res, (error?: unknown) => next(error ?? malformed))).catch(next);
+    }
+  };
+
 /** An over-long URL is refused before anything reads it, counted against the client's address. */
 const urlLengthGuard =
   (anonymous: RequestHandler): RequestHandler =>
@@ -108,6 +128,7 @@ export function createApp(ctx: AppContext, inFlight = new InFlight()): express.E
   );
   const anonymous = anonymousLimit(ctx);
   app.use(urlLengthGuard(anonymous));
+  app.use(pathEncodingGuard(anonymous));
   app.use(healthRouter(ctx));
 
   const openApi = buildOpenApiDocument();
@@ -123,8 +144,12 @@ export function createApp(ctx: AppContext, inFlight = new InFlight()): express.E
 
   app.use(consoleRouter(ctx, anonymous));
 
+  // Express would answer OPTIONS itself (200 with Allow, no limit headers) on any path with a
+  // route; the API answers it as any method a path does not take: 405 with Allow, counted.
+  app.options(/^\/api\/v1\//, anonymous, methodGuard, notFoundRoute);
+
   const guard = access(ctx);
-  app.use(mcpRouter(ctx, guard));
+  app.use(mcpRouter(ctx, guard, anonymous));
   const api = Router();
   api.use(adminRouter(ctx, guard));
   api.use(searchRouter(ctx, guard));

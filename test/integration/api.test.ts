@@ -279,6 +279,16 @@ describe.each(SETUPS)("API v1 on $name", ({ kind, redis }) => {
       });
       expectEnvelope(wrongMethod, 405, "invalid_request", "POST");
       expect(wrongMethod.headers.get("allow")).toBe("GET");
+      expectCommonHeaders(wrongMethod);
+      // Express answered OPTIONS itself (200, no limit headers): now a 405 like any other method.
+      const options = await call(api, "/api/v1/search?q=a", { key: api.keys.reader, method: "OPTIONS" });
+      expectEnvelope(options, 405, "invalid_request", "OPTIONS");
+      expect(options.headers.get("allow")).toBe("GET");
+      expectCommonHeaders(options);
+      // Not percent-encoding: was a 400 naming nothing, without limit headers.
+      const undecodable = await call(api, "/api/v1/provisions/%ff", { key: api.keys.reader });
+      expectEnvelope(undecodable, 400, "invalid_request", "path: not valid percent-encoding");
+      expectCommonHeaders(undecodable);
       // Refused before any route reads them, and still with every header (found by fuzzing).
       const longUrl = await call(api, `/api/v1/search?q=${"a".repeat(5000)}`, { key: api.keys.reader });
       expectEnvelope(longUrl, 400, "invalid_request", "query");

@@ -230,6 +230,12 @@ describe("MCP over Streamable HTTP (official SDK client)", () => {
     expect(get.status).toBe(405);
     expect(get.headers.get("allow")).toBe("POST");
     rpc(get.body, -32600);
+    // Refusals carry the limit headers too (counted against the client's address).
+    for (const method of ["GET", "DELETE"]) {
+      const refused = await call(api, "/mcp", { key: api.keys.reader, method });
+      expect(refused.status).toBe(405);
+      expectCommonHeaders(refused);
+    }
   });
 
   it("counts MCP requests against the project's rate limit", async () => {

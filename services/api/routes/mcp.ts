@@ -79,7 +79,11 @@ const jsonRpcErrors =
     rpcError(res, 500, "internal_error", "Internal error.");
   };
 
-export function mcpRouter(ctx: AppContext, guard: ReturnType<typeof access>): Router {
+export function mcpRouter(
+  ctx: AppContext,
+  guard: ReturnType<typeof access>,
+  anonymous: RequestHandler,
+): Router {
   const handle: RequestHandler = async (req, res) => {
     const server = createMcpServer({
       ctx,
@@ -106,7 +110,8 @@ export function mcpRouter(ctx: AppContext, guard: ReturnType<typeof access>): Ro
   const router = Router();
   // The key first: a malformed body still gets the rate-limit headers, and no parse without a key.
   router.post(MCP_PATHS, guard("corpus:read"), express.json({ limit: MAX_MCP_BODY_BYTES }), handle);
-  router.all(MCP_PATHS, onlyPost);
+  // Counted against the client's address, so the refusal carries the limit headers too.
+  router.all(MCP_PATHS, anonymous, onlyPost);
   router.use(MCP_PATHS, jsonRpcErrors(ctx));
   return router;
 }
