@@ -1,4 +1,4 @@
-import express, { type RequestHandler, Router } from "express";
+import express, { type Request, type RequestHandler, Router } from "express";
 import helmet from "helmet";
 import { pinoHttp } from "pino-http";
 import swaggerUi from "swagger-ui-express";
@@ -42,37 +42,37 @@ const methodGuard: RequestHandler = (req, _res, next) => {
 };
 
 /**
- * A path that is not valid percent-encoding (`/provisions/%ff`) is refused before a route tries to
- * decode it (which would fail before any limiter ran), counted against the client's address.
+ * What is wrong with a URL before any route reads it: longer than MAX_URL_LENGTH, or a path that
+ * is not valid percent-encoding (`/provisions/%ff`, on which a route's decoding would fail before
+ * any limiter ran).
  */
-const pathEncodingGuard =
-  (anonymous: RequestHandler): RequestHandler =>
-  (req, res, next) => {
-    try {
-      decodeURIComponent(req.path);
-      return next();
-    } catch {
-      const malformed = new AppError(
-        "invalid_request",
-        "path: not valid percent-encoding (a % must be followed by two hexadecimal digits of UTF-8)",
-        "path",
-      );
-      Promise.resolve(anonymous(req, res, (error?: unknown) => next(error ?? malformed))).catch(next);
-    }
-  };
-
-/** An over-long URL is refused before anything reads it, counted against the client's address. */
-const urlLengthGuard =
-  (anonymous: RequestHandler): RequestHandler =>
-  (req, res, next) => {
-    if (req.originalUrl.length <= MAX_URL_LENGTH) return next();
-    const tooLong = new AppError(
+function urlProblem(req: Request): AppError | undefined {
+  if (req.originalUrl.length > MAX_URL_LENGTH)
+    return new AppError(
       "invalid_request",
       `query: the URL is longer than ${MAX_URL_LENGTH} characters`,
       "query",
     );
+  try {
+    decodeURIComponent(req.path);
+    return undefined;
+  } catch {
+    return new AppError(
+      "invalid_request",
+      "path: not valid percent-encoding (a % must be followed by two hexadecimal digits of UTF-8)",
+      "path",
+    );
+  }
+}
+
+/** A URL refused before anything reads it, counted against the client's address. */
+const urlGuard =
+  (anonymous: RequestHandler): RequestHandler =>
+  (req, res, next) => {
+    const problem = urlProblem(req);
+    if (!problem) return next();
     // The limiter sets the headers, or refuses with 429 when the address is over its limit.
-    Promise.resolve(anonymous(req, res, (error?: unknown) => next(error ?? tooLong))).catch(next);
+    Promise.resolve(anonymous(req, res, (error?: unknown) => next(error ?? problem))).catch(next);
   };
 
 /**
@@ -127,8 +127,7 @@ export function createApp(ctx: AppContext, inFlight = new InFlight()): express.E
     }),
   );
   const anonymous = anonymousLimit(ctx);
-  app.use(urlLengthGuard(anonymous));
-  app.use(pathEncodingGuard(anonymous));
+  app.use(urlGuard(anonymous));
   app.use(healthRouter(ctx));
 
   const openApi = buildOpenApiDocument();

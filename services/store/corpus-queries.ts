@@ -269,7 +269,10 @@ export interface ProvisionText {
   text: string;
   /** Headings of the sections that hold it, outermost first. */
   headings: string[];
-  /** The titles of the official guides that cite it (`corpus ingest guides`), '' if none. */
+  /**
+   * The wording of the official guides that cite it (`corpus ingest guides`: their titles, and
+   * their paragraphs when loaded with --paragraphs), '' if none.
+   */
   guides: string;
   status: string;
   effectiveFrom: string | null;

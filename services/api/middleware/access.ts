@@ -35,18 +35,14 @@ export async function chargeExtra(
 ): Promise<() => Promise<void>> {
   const who = principal(res);
   const plan = res.locals.plan as PlanRow;
-  const refund = () => ctx.limiter.refundProject(who.projectId, plan, extra);
+  const refund = (windows: "both" | "minute" = "both") =>
+    ctx.limiter.refundProject(who.projectId, plan, extra, windows);
   const decision = await ctx.limiter.consumeProject(who.projectId, plan, extra);
-  // Refused for the limit: that refusal, too, costs only the request already counted.
-  if (!decision.allowed)
-    await ctx.limiter.refundProject(
-      who.projectId,
-      plan,
-      extra,
-      decision.monthlyLimit === undefined ? "minute" : "both",
-    );
+  // Refused for the limit: that refusal, too, costs only the request already counted (a refusal
+  // by the minute's window took nothing from the month's).
+  if (!decision.allowed) await refund(decision.monthlyLimit === undefined ? "minute" : "both");
   setLimitHeaders(res, decision);
-  return refund;
+  return () => refund();
 }
 
 /** Plans change rarely; a short cache keeps them off the hot path. */
