@@ -9,6 +9,16 @@ import { DOMAINS, domainSchema, isDomain } from "../core/domains.ts";
 export const MAX_SEARCH_LIMIT = 50;
 export const MAX_SEARCH_OFFSET = 1000;
 
+/**
+ * A whole number in a query string, from `min` to `max`: one message for every way to get it
+ * wrong (`abc`, `1.5`, `0`, `99`), saying what it must be.
+ */
+export const wholeNumberParam = (min: number, max?: number) => {
+  const error = `must be a whole number${max === undefined ? `, ${min} or more` : ` from ${min} to ${max}`}`;
+  const number = z.coerce.number({ error }).int({ error }).min(min, { error });
+  return max === undefined ? number : number.max(max, { error });
+};
+
 /** A list in a query string, comma-separated (`a,b`) or repeated (`x=a&x=b`); optional. */
 export const listParam = <T extends z.ZodType>(item: T) =>
   z.preprocess(
@@ -105,18 +115,10 @@ export const searchQuerySchema = z
       .min(1, "is required")
       .max(500)
       .meta({ description: "Free text, or an article number.", example: "rupture conventionnelle" }),
-    limit: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(MAX_SEARCH_LIMIT)
+    limit: wholeNumberParam(1, MAX_SEARCH_LIMIT)
       .default(10)
       .meta({ description: `Results per page, 1–${MAX_SEARCH_LIMIT}.` }),
-    offset: z.coerce
-      .number()
-      .int()
-      .min(0)
-      .max(MAX_SEARCH_OFFSET)
+    offset: wholeNumberParam(0, MAX_SEARCH_OFFSET)
       .default(0)
       .meta({ description: "Results to skip (pagination)." }),
     domains: domainsParam,

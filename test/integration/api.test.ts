@@ -100,6 +100,45 @@ describe.each(SETUPS)("API v1 on $name", ({ kind, redis }) => {
       );
     });
 
+    it("says in plain words what a field must be, never the validator's text (issue 18, item 5)", async () => {
+      const cases: Array<[string, string, RequestInit?]> = [
+        ["/api/v1/search?q=a&limit=abc", "limit: must be a whole number from 1 to 50"],
+        ["/api/v1/search?q=a&limit=1.5", "limit: must be a whole number from 1 to 50"],
+        ["/api/v1/search?q=a&limit=", "limit: must be a whole number from 1 to 50"],
+        ["/api/v1/search?q=a&limit=5&limit=6", "limit: must be given once"],
+        ["/api/v1/search?q=a&q=b", "q: must be given once"],
+        ["/api/v1/search", "q: is required"],
+        ["/api/v1/search?q=a&as_of=2024-13-01", "as_of: must be a date, YYYY-MM-DD"],
+        ["/api/v1/search?q=a&in_force=yes", "in_force: must be one of: true, false"],
+        [`/api/v1/search?q=${"a".repeat(501)}`, "q: must be at most 500 characters"],
+        ["/api/v1/changes?since=2024-01-01&limit=0", "limit: must be a whole number from 1 to 500"],
+        ["/api/v1/documents/code-du-travail?offset=-1", "offset: must be a whole number, 0 or more"],
+        [
+          "/api/v1/answer",
+          "body: must be a JSON object, sent with Content-Type: application/json",
+          { method: "POST", body: '{"question":"Quelle est la durée du préavis ?"}' },
+        ],
+        [
+          "/api/v1/answer",
+          "max_sources: must be a whole number",
+          {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: '{"question":"Quelle est la durée du préavis ?","max_sources":1.5}',
+          },
+        ],
+      ];
+      for (const [path, message, init] of cases) {
+        const r = await call(api, path, { key: api.keys.all, ...(init as object) });
+        expectEnvelope(r, 400, "invalid_request");
+        expect(r.body.error.message, path).toBe(message);
+      }
+      const unknown = await call(api, "/api/v1/search?q=a&sort=new", { key: api.keys.reader });
+      expect(unknown.body.error.message).toBe(
+        "sort: unknown parameter; known: q, limit, offset, domains, document, in_force, as_of",
+      );
+    });
+
     it("limits a domain-restricted key to its domains, and says so", async () => {
       const r = await call(api, "/api/v1/search?q=article", { key: api.keys.labourOnly });
       expect(r.status).toBe(200);

@@ -11,13 +11,29 @@ type Part = "query" | "params" | "body";
  */
 export function validate<S extends z.ZodType>(part: Part, schema: S): RequestHandler {
   return (req, res, next) => {
-    const parsed = schema.safeParse(req[part] ?? {});
+    // A body arrives only as JSON: anything else (no Content-Type, a form) leaves req.body unset.
+    if (part === "body" && (req.body === undefined || req.body === null || typeof req.body !== "object"))
+      return next(new AppError("invalid_request", `body: ${BODY_MESSAGE}`, "body"));
+    const parsed = schema.safeParse(req[part] ?? {}, { error: plainMessage });
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
+      if (issue.code === "unrecognized_keys") {
+        const field = issue.keys[0]!;
+        const known = "shape" in schema ? Object.keys(schema.shape as object) : [];
+        const noun = part === "query" ? "parameter" : "field";
+        const message = `unknown ${noun}${known.length ? `; known: ${known.join(", ")}` : ""}`;
+        return next(new AppError("invalid_request", `${field}: ${message}`, field));
+      }
       // A query parameter is named as the client wrote it (`domains`, not `domains.1`).
       const field =
         (part === "query" ? String(issue.path[0] ?? "") : issue.path.map(String).join(".")) || part;
-      return next(new AppError("invalid_request", `${field}: ${issue.message}`, field));
+      // `limit=5&limit=6`: Express reads an array where one value was expected.
+      const repeated =
+        part === "query" &&
+        issue.code === "invalid_type" &&
+        Array.isArray((req.query as Record<string, unknown>)[field]);
+      const message = repeated ? "must be given once" : issue.message;
+      return next(new AppError("invalid_request", `${field}: ${message}`, field));
     }
     const control = controlCharacterAt(parsed.data);
     if (control) {
@@ -27,6 +43,59 @@ export function validate<S extends z.ZodType>(part: Part, schema: S): RequestHan
     res.locals[part] = parsed.data;
     next();
   };
+}
+
+const BODY_MESSAGE = "must be a JSON object, sent with Content-Type: application/json";
+
+const TYPE_WORDS: Record<string, string> = {
+  string: "text",
+  number: "a number",
+  int: "a whole number",
+  boolean: "true or false",
+  object: "a JSON object",
+  array: "a list",
+};
+
+/**
+ * What a field must be, in plain words, for each kind of zod issue ("must be a whole number",
+ * "must be at most 500 characters", "must be one of: added, amended, repealed"), instead of the
+ * validator's own text ("expected number, received NaN", "Too small"). A schema's own message
+ * (a refinement's, `min(3, "is required…")`) wins over these; an issue not listed here keeps zod's.
+ */
+export function plainMessage(issue: z.core.$ZodRawIssue): string | undefined {
+  const plural = (n: number | bigint, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  switch (issue.code) {
+    case "invalid_type":
+      if (issue.input === undefined) return "is required";
+      return `must be ${TYPE_WORDS[issue.expected] ?? issue.expected}`;
+    case "too_small": {
+      const at = issue.inclusive === false ? "more than" : "at least";
+      if (issue.origin === "string")
+        return Number(issue.minimum) <= 1
+          ? "must not be empty"
+          : `must be ${at} ${plural(issue.minimum, "character")}`;
+      if (issue.origin === "array" || issue.origin === "set")
+        return `must hold ${at} ${plural(issue.minimum, "value")}`;
+      return `must be ${at} ${issue.minimum}`;
+    }
+    case "too_big": {
+      const at = issue.inclusive === false ? "less than" : "at most";
+      if (issue.origin === "string") return `must be ${at} ${plural(issue.maximum, "character")}`;
+      if (issue.origin === "array" || issue.origin === "set")
+        return `must hold ${at} ${plural(issue.maximum, "value")}`;
+      return `must be ${at} ${issue.maximum}`;
+    }
+    case "invalid_format":
+      if (issue.format === "date") return "must be a date, YYYY-MM-DD";
+      if (issue.format === "datetime") return "must be a date and time, ISO 8601 (2024-01-01T00:00:00Z)";
+      if (issue.format === "url") return "must be a URL";
+      if (issue.format === "email") return "must be an email address";
+      return `must be a valid ${issue.format}`;
+    case "invalid_value":
+      return `must be one of: ${issue.values.map(String).join(", ")}`;
+    default:
+      return undefined;
+  }
 }
 
 /**

@@ -19,6 +19,7 @@ import {
   isoDateParam,
   listParam,
   metaSchema,
+  wholeNumberParam,
 } from "../schemas.ts";
 
 /**
@@ -37,11 +38,7 @@ const kindsParam = listParam(
   example: ["repealed"],
 });
 
-const limitParam = z.coerce
-  .number()
-  .int()
-  .min(1)
-  .max(MAX_CHANGES_LIMIT)
+const limitParam = wholeNumberParam(1, MAX_CHANGES_LIMIT)
   .default(100)
   .meta({ description: `Entries per page, 1–${MAX_CHANGES_LIMIT}.` });
 

@@ -15,20 +15,16 @@ import { type Meta, meta } from "../envelope.ts";
 import { type access, principal } from "../middleware/access.ts";
 import { parsed, pathParameter, validate } from "../middleware/validate.ts";
 import { filterBlock, provisionUrl } from "../presenters/search.ts";
-import { booleanParam, filterSchema, metaSchema, paginationSchema } from "../schemas.ts";
+import { booleanParam, filterSchema, metaSchema, paginationSchema, wholeNumberParam } from "../schemas.ts";
 
 export const MAX_DOCUMENT_PAGE = 200;
 
 export const documentQuerySchema = z
   .object({
-    limit: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(MAX_DOCUMENT_PAGE)
+    limit: wholeNumberParam(1, MAX_DOCUMENT_PAGE)
       .default(50)
       .meta({ description: `Provisions per page, 1–${MAX_DOCUMENT_PAGE}.` }),
-    offset: z.coerce.number().int().min(0).default(0),
+    offset: wholeNumberParam(0).default(0),
     section: z
       .string()
       .min(1)
