@@ -55,12 +55,10 @@ export const booleanParam = (byDefault: boolean, description: string) =>
       },
     });
 
-export const documentParam = z
-  .string()
-  .min(1)
-  .max(200)
-  .optional()
-  .meta({ description: "Only this document (public id), e.g. code-du-travail." });
+export const documentParam = z.string().min(1).max(200).optional().meta({
+  description:
+    "Only this document: its public id (code-du-travail) or source id (LEGITEXT…). A document not loaded is a 400.",
+});
 
 export const isoDateParam = z.iso.date().meta({ description: "A date, YYYY-MM-DD.", example: "2024-01-01" });
 

@@ -159,6 +159,15 @@ export interface DocumentRecord {
   updatedAt: Date;
 }
 
+/** A loaded document's public id, named by it or by its source id (LEGITEXT…); undefined if none. */
+export async function documentPublicId(db: Database, id: string): Promise<string | undefined> {
+  const { rows } = await db.query<{ public_id: string }>(
+    "SELECT public_id FROM documents WHERE public_id = $1 OR source_id = $1 ORDER BY public_id = $1 DESC LIMIT 1",
+    [id],
+  );
+  return rows[0]?.public_id;
+}
+
 export async function findDocument(db: Database, id: string): Promise<DocumentRecord | undefined> {
   const { rows } = await db.query<Record<string, unknown>>(
     `SELECT d.*, (SELECT count(*)::int FROM provisions p WHERE p.document_id = d.id AND p.present_in_source) AS provision_count

@@ -139,6 +139,46 @@ describe.each(SETUPS)("API v1 on $name", ({ kind, redis }) => {
       );
     });
 
+    it("one rule per case on every endpoint: an unknown document or parameter is a 400 naming it (issue 18, item 6)", async () => {
+      // An unknown document was 200 [] on /search and 400 on /changes.
+      for (const path of [
+        "/api/v1/search?q=travail&document=code-inexistant",
+        "/api/v1/changes?since=2024-01-01&document=code-inexistant",
+      ]) {
+        const r = await call(api, path, { key: api.keys.all });
+        expectEnvelope(r, 400, "invalid_request");
+        expect(r.body.error.message, path).toBe("document: no document code-inexistant is loaded");
+      }
+      // A document named by its source id, as /changes and /documents accept it.
+      const bySource = await call(api, "/api/v1/search?q=travail&document=LEGITEXT000006072050", {
+        key: api.keys.reader,
+      });
+      expect(bySource.status).toBe(200);
+      expect(bySource.body.data.length).toBeGreaterThan(0);
+      expect(
+        bySource.body.data.every(
+          (hit: { document: { id: string } }) => hit.document.id === "code-du-travail",
+        ),
+      ).toBe(true);
+      // Unknown query parameters were ignored on /domains, /coverage, /versions and /answer.
+      for (const path of [
+        "/api/v1/domains?limt=5",
+        "/api/v1/coverage?limt=5",
+        "/api/v1/provisions/code-du-travail/L1221-19/versions?limt=5",
+      ]) {
+        const r = await call(api, path, { key: api.keys.all });
+        expectEnvelope(r, 400, "invalid_request");
+        expect(r.body.error.message, path).toBe("limt: unknown parameter; this endpoint takes none");
+      }
+      const answer = await call(api, "/api/v1/answer?limt=5", {
+        key: api.keys.all,
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ question: "Quelle est la durée du préavis ?" }),
+      });
+      expectEnvelope(answer, 400, "invalid_request", "limt: unknown parameter");
+    });
+
     it("limits a domain-restricted key to its domains, and says so", async () => {
       const r = await call(api, "/api/v1/search?q=article", { key: api.keys.labourOnly });
       expect(r.status).toBe(200);

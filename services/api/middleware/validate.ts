@@ -1,5 +1,5 @@
 import type { RequestHandler, Response } from "express";
-import type { z } from "zod";
+import { z } from "zod";
 import { AppError } from "../../core/errors.ts";
 
 type Part = "query" | "params" | "body";
@@ -21,7 +21,7 @@ export function validate<S extends z.ZodType>(part: Part, schema: S): RequestHan
         const field = issue.keys[0]!;
         const known = "shape" in schema ? Object.keys(schema.shape as object) : [];
         const noun = part === "query" ? "parameter" : "field";
-        const message = `unknown ${noun}${known.length ? `; known: ${known.join(", ")}` : ""}`;
+        const message = `unknown ${noun}; ${known.length ? `known: ${known.join(", ")}` : "this endpoint takes none"}`;
         return next(new AppError("invalid_request", `${field}: ${message}`, field));
       }
       // A query parameter is named as the client wrote it (`domains`, not `domains.1`).
@@ -97,6 +97,12 @@ export function plainMessage(issue: z.core.$ZodRawIssue): string | undefined {
       return undefined;
   }
 }
+
+/**
+ * For endpoints that take no query parameter: one given is a 400 naming it, as on every endpoint
+ * (a misspelt `limt=5` must not be silently ignored).
+ */
+export const noQuery = (): RequestHandler => validate("query", z.object({}).strict());
 
 /**
  * Control characters: C0 but tab, line feed and carriage return, and DEL. No person writes them

@@ -6,7 +6,7 @@ import { findIngestRun, type IngestRun, listIngestRuns, queueIngestRun } from ".
 import type { AppContext } from "../context.ts";
 import { meta } from "../envelope.ts";
 import { type access, principal } from "../middleware/access.ts";
-import { parsed, validate } from "../middleware/validate.ts";
+import { noQuery, parsed, validate } from "../middleware/validate.ts";
 import { metaSchema } from "../schemas.ts";
 
 /** A canonical file can hold a long act: the admin routes take up to 10 MB, every other route 64 kB. */
@@ -69,6 +69,7 @@ export function adminRouter(ctx: AppContext, guard: ReturnType<typeof access>): 
       "/admin/ingest-runs",
       write,
       express.json({ limit: MAX_ADMIN_BODY_BYTES }),
+      noQuery(),
       validate("body", ingestRunRequestSchema),
       async (_req, res) => {
         const request = parsed(res, "body", ingestRunRequestSchema);
@@ -90,11 +91,11 @@ export function adminRouter(ctx: AppContext, guard: ReturnType<typeof access>): 
           .json({ data: presentRun(run), meta: meta(res) });
       },
     )
-    .get("/admin/ingest-runs", write, async (_req, res) => {
+    .get("/admin/ingest-runs", write, noQuery(), async (_req, res) => {
       const runs = await listIngestRuns(ctx.db, 50);
       res.json({ data: runs.map(presentRun), meta: meta(res) });
     })
-    .get("/admin/ingest-runs/:id", write, async (req, res) => {
+    .get("/admin/ingest-runs/:id", write, noQuery(), async (req, res) => {
       // Run ids are Postgres integers: anything else ("1e3", 2^53) names no run.
       const id = /^\d{1,10}$/.test(String(req.params.id)) ? Number(req.params.id) : 0;
       const run = id >= 1 && id <= MAX_INTEGER ? await findIngestRun(ctx.db, id) : undefined;

@@ -7,7 +7,7 @@ import type { PlanRow } from "../../store/access.ts";
 import type { AppContext } from "../context.ts";
 import { type Meta, meta } from "../envelope.ts";
 import { type access, chargeExtra, principal } from "../middleware/access.ts";
-import { parsed, validate } from "../middleware/validate.ts";
+import { noQuery, parsed, validate } from "../middleware/validate.ts";
 import { filterBlock, provisionUrl } from "../presenters/search.ts";
 import { filterSchema, isoDateParam, metaSchema } from "../schemas.ts";
 
@@ -167,6 +167,7 @@ export function answerRouter(ctx: AppContext, guard: ReturnType<typeof access>):
     // The body is read after the key: a refused request never costs a parse, and every answer,
     // a malformed body's included, carries the rate-limit headers.
     express.json({ limit: MAX_BODY_BYTES }),
+    noQuery(),
     validate("body", answerRequestSchema),
     async (_req, res) => {
       const refund = await chargeExtra(ctx, res, ANSWER_COST - 1);

@@ -6,6 +6,7 @@ import { corpusStats } from "../../store/stats.ts";
 import type { AppContext } from "../context.ts";
 import { type Meta, meta } from "../envelope.ts";
 import type { access } from "../middleware/access.ts";
+import { noQuery } from "../middleware/validate.ts";
 import { metaSchema } from "../schemas.ts";
 
 export const coverageResponseSchema = z
@@ -111,7 +112,7 @@ export async function coverageBody(
 }
 
 export function coverageRouter(ctx: AppContext, guard: ReturnType<typeof access>): Router {
-  return Router().get("/coverage", guard("corpus:read"), async (_req, res) => {
+  return Router().get("/coverage", guard("corpus:read"), noQuery(), async (_req, res) => {
     res.json(await coverageBody(ctx, meta(res)));
   });
 }

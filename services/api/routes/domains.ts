@@ -7,6 +7,7 @@ import { corpusStats } from "../../store/stats.ts";
 import type { AppContext } from "../context.ts";
 import { type Meta, meta } from "../envelope.ts";
 import { type access, principal } from "../middleware/access.ts";
+import { noQuery } from "../middleware/validate.ts";
 import { metaSchema } from "../schemas.ts";
 
 export const domainsResponseSchema = z
@@ -46,7 +47,7 @@ export async function domainsBody(
 }
 
 export function domainsRouter(ctx: AppContext, guard: ReturnType<typeof access>): Router {
-  return Router().get("/domains", guard("corpus:read"), async (_req, res) => {
+  return Router().get("/domains", guard("corpus:read"), noQuery(), async (_req, res) => {
     res.json(await domainsBody(ctx, principal(res), meta(res)));
   });
 }

@@ -7,7 +7,7 @@ import { findProvision, listVersions, type ProvisionRecord } from "../../store/c
 import type { AppContext } from "../context.ts";
 import { meta } from "../envelope.ts";
 import { type access, principal } from "../middleware/access.ts";
-import { parsed, pathParameter, validate } from "../middleware/validate.ts";
+import { noQuery, parsed, pathParameter, validate } from "../middleware/validate.ts";
 import { provisionUrl } from "../presenters/search.ts";
 import { metaSchema } from "../schemas.ts";
 
@@ -181,8 +181,8 @@ export function provisionHistoryRouter(ctx: AppContext, guard: ReturnType<typeof
 
   // Registered before /provisions/:document/:number, which would otherwise take `LEGIARTI…/versions`.
   return Router()
-    .get("/provisions/:document/:number/versions", guard("corpus:read"), versions)
-    .get("/provisions/:id/versions", guard("corpus:read"), versions)
+    .get("/provisions/:document/:number/versions", guard("corpus:read"), noQuery(), versions)
+    .get("/provisions/:id/versions", guard("corpus:read"), noQuery(), versions)
     .get("/provisions/:document/:number/diff", guard("corpus:read"), validate("query", diffQuerySchema), diff)
     .get("/provisions/:id/diff", guard("corpus:read"), validate("query", diffQuerySchema), diff);
 }

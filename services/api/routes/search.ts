@@ -2,7 +2,9 @@ import { Router } from "express";
 import type { z } from "zod";
 import type { Principal } from "../../access/keys.ts";
 import type { Domain } from "../../core/domains.ts";
+import { AppError } from "../../core/errors.ts";
 import { searchProvisions } from "../../search/service.ts";
+import { documentPublicId } from "../../store/corpus-queries.ts";
 import type { AppContext } from "../context.ts";
 import { type Meta, meta } from "../envelope.ts";
 import { type access, principal } from "../middleware/access.ts";
@@ -17,6 +19,10 @@ export async function searchBody(
   query: z.output<typeof searchQuerySchema>,
   meta: Meta,
 ): Promise<z.infer<typeof searchResponseSchema>> {
+  // An unknown document is a mistake to report, not a filter that finds nothing (as on /changes).
+  const document = query.document ? await documentPublicId(ctx.db, query.document) : undefined;
+  if (query.document && !document)
+    throw new AppError("invalid_request", `document: no document ${query.document} is loaded`, "document");
   const outcome = await searchProvisions(
     ctx.search,
     who,
@@ -25,7 +31,7 @@ export async function searchBody(
       limit: query.limit,
       offset: query.offset,
       domains: query.domains as Domain[] | undefined,
-      document: query.document,
+      document,
       inForce: query.in_force,
       asOf: query.as_of,
     },
