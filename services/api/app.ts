@@ -97,12 +97,17 @@ export class InFlight {
   }
 }
 
+/** The docs page's static files (swagger-ui-dist's scripts, styles, icons), not the page itself. */
+const DOCS_ASSET = /^\/[\w.-]+\.(?:js|css|png|map)$/;
+
 /** The HTTP application. Tests import this; services/api/server.ts runs it. */
 export function createApp(ctx: AppContext, inFlight = new InFlight()): express.Express {
   const app = express();
   app.use(inFlight.track);
   app.disable("x-powered-by");
   app.set("query parser", "simple");
+  // Behind proxies named by TRUST_PROXY, req.ip is the client's address (limits count per client).
+  app.set("trust proxy", ctx.config.TRUST_PROXY);
 
   app.use(requestContext(ctx.coverageUrl));
   app.use(
@@ -134,9 +139,10 @@ export function createApp(ctx: AppContext, inFlight = new InFlight()): express.E
   app.get("/api/v1/openapi.json", anonymous, (_req, res) => {
     res.json(openApi);
   });
+  // The page counts against the anonymous limit; its scripts and styles do not (a visit is one).
   app.use(
     "/api/v1/docs",
-    anonymous,
+    ((req, res, next) => (DOCS_ASSET.test(req.path) ? next() : anonymous(req, res, next))) as RequestHandler,
     swaggerUi.serve,
     swaggerUi.setup(openApi, { customSiteTitle: "Legal corpus API" }),
   );

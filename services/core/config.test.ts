@@ -30,6 +30,19 @@ describe("configuration", () => {
     expect(() => parseConfig({ DATABASE_URL: "postgres//corpus:s3cret@db" })).not.toThrow(/s3cret/);
   });
 
+  it("reads TRUST_PROXY as a hop count or a list of proxies, and refuses to believe everyone", () => {
+    expect(parseConfig({}).TRUST_PROXY).toBe(false);
+    expect(parseConfig({ TRUST_PROXY: "false" }).TRUST_PROXY).toBe(false);
+    expect(parseConfig({ TRUST_PROXY: "1" }).TRUST_PROXY).toBe(1);
+    expect(parseConfig({ TRUST_PROXY: "loopback, 10.0.0.0/8,fd00::1" }).TRUST_PROXY).toEqual([
+      "loopback",
+      "10.0.0.0/8",
+      "fd00::1",
+    ]);
+    expect(() => parseConfig({ TRUST_PROXY: "true" })).toThrow(/TRUST_PROXY: "true" is not .*any client/);
+    expect(() => parseConfig({ TRUST_PROXY: "10.0.0.0/8,proxy.local" })).toThrow(/"proxy.local"/);
+  });
+
   it("documents every variable in the README", () => {
     const readme = readFileSync(path.join(repoRoot, "README.md"), "utf8");
     for (const name of Object.keys(configSchema.shape))

@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
@@ -35,6 +36,37 @@ export const configSchema = z.object({
   PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
   /** The address clients use to reach the service (links, coverage URL). Default: http://localhost:PORT. */
   PUBLIC_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
+  /**
+   * Which proxies in front of the API to believe about the client's address (X-Forwarded-For), so
+   * that anonymous and sign-in limits count per client, not per proxy. Unset or `false`: none (the
+   * connection's address counts). A number: that many hops (`1` behind one load balancer).
+   * Otherwise a comma list of the proxies' addresses or subnets, or `loopback`, `linklocal`,
+   * `uniquelocal`. `true` (believe anyone) is refused: any client could then choose its bucket.
+   */
+  TRUST_PROXY: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .optional()
+      .transform((value, context): false | number | string[] => {
+        if (value === undefined || value === "false") return false;
+        if (/^\d+$/.test(value)) return Number.parseInt(value, 10);
+        const entries = value.split(",").map((entry) => entry.trim());
+        const bad = entries.find(
+          (entry) =>
+            !["loopback", "linklocal", "uniquelocal"].includes(entry) &&
+            !(isIP(entry.split("/")[0]!) && /^[^/]+(\/\d{1,3})?$/.test(entry)),
+        );
+        if (bad !== undefined) {
+          context.addIssue({
+            code: "custom",
+            message: `"${bad}" is not a hop count, an address, a subnet (10.0.0.0/8) or loopback, linklocal, uniquelocal${value === "true" ? " (true would believe any client about its address)" : ""}`,
+          });
+          return z.NEVER;
+        }
+        return entries;
+      }),
+  ),
   /** Redis for shared rate-limit counters (and, later, queues). Unset: in memory, per process. */
   REDIS_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^rediss?$/ }).optional()),
   /** Prefix of this deployment's Redis keys. */

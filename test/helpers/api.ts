@@ -64,6 +64,8 @@ export async function startTestApi(
     redis: boolean;
     label: string;
     limits?: { signIn?: SignInLimits; anonymousPerMinute?: number };
+    /** More configuration (e.g. TRUST_PROXY). */
+    env?: Record<string, string>;
   },
 ): Promise<TestApi> {
   const store = await openTestStore(kind, options.label);
@@ -72,6 +74,7 @@ export async function startTestApi(
     KEY_HASH_SECRET: randomBytes(32).toString("hex"),
     PUBLIC_URL,
     LOG_LEVEL: "silent",
+    ...options.env,
   });
   const redis = options.redis
     ? new Redis(inject("redisUrl"), { enableOfflineQueue: false, maxRetriesPerRequest: 1 })
