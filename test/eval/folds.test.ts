@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { foldsByGuide } from "./folds.ts";
+import { foldsByGuide, foldsBySource } from "./folds.ts";
 
 const queries = [
   ...Array.from({ length: 5 }, (_, i) => ({ query: `a${i}`, guide: "A" })),
@@ -65,5 +65,32 @@ describe("foldsByGuide", () => {
         .sort(),
     ).toEqual([0, 0, 2]);
     expect(() => foldsByGuide(queries, 0, 1)).toThrow(/positive integer/);
+  });
+});
+
+describe("foldsBySource", () => {
+  const mixed = [
+    ...queries.map((q) => ({ ...q, guide: `travail:${q.guide}` })),
+    ...Array.from({ length: 6 }, (_, i) => ({ query: `v${i}`, guide: `vdd:${i}` })),
+  ];
+
+  it("folds each source apart: a fold holds one source's guides, each guide in one fold", () => {
+    const { foldOf, count, indexOf } = foldsBySource(mixed, 3, 7);
+    expect(count).toBe(6);
+    expect(new Set(mixed.map((q) => q.guide))).toEqual(new Set(foldOf.keys()));
+    for (const [guide, fold] of foldOf) expect(guide.startsWith(fold < 3 ? "travail:" : "vdd:")).toBe(true);
+    expect([0, 1, 2, 3, 4, 5].map(indexOf)).toEqual([0, 1, 2, 0, 1, 2]);
+    // Within a source, the folds are foldsByGuide's over that source's queries alone.
+    const travail = foldsByGuide(
+      mixed.filter((q) => q.guide.startsWith("travail:")),
+      3,
+      7,
+    );
+    travail.forEach((fold, i) => {
+      for (const q of fold) expect(foldOf.get(q.guide)).toBe(i);
+    });
+    expect(new Set([...foldOf].filter(([g]) => g.startsWith("vdd:")).map(([, f]) => f))).toEqual(
+      new Set([3, 4, 5]),
+    );
   });
 });

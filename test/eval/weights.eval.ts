@@ -17,7 +17,7 @@ import { readIndexedProvisions, readSearchGeneration } from "../../services/stor
 import { prepareSetup } from "../bench/api-setup.ts";
 import { Cleanups } from "../bench/index-setup.ts";
 import { list, REFERENCE, readGuides, referenceIndex } from "./eval-store.ts";
-import { foldsByGuide } from "./folds.ts";
+import { foldsBySource } from "./folds.ts";
 import { meanMetrics, pairedBootstrap, type RankMetrics, rankMetrics } from "./metrics.ts";
 import { guideKey, QUERY_SETS } from "./query-sets.ts";
 import { type EvalQuery, mapRelevant } from "./relevant-ids.ts";
@@ -32,10 +32,11 @@ import { trainWordVectors, type WordVectors } from "./word-vectors.ts";
  * test/integration/lawyer-regressions.test.ts), which answers a question in about a millisecond,
  * so hundreds of settings can be tried. Queries are analysed by the store, as the API does.
  *
- * Folds: the queries of every set are split into EVAL_FOLDS folds (default 5) by guide
- * (folds.ts). With guides (EVAL_GUIDES=titles, the default, or paragraphs), fold f's queries are
- * ranked on a copy whose guides field holds every guide but fold f's, as eval:relevance does, so no
- * query is helped by its own guide's words. For each fold f, coordinate ascent starts from the
+ * Folds: the queries of every set are split into EVAL_FOLDS folds (default 5) by guide, within
+ * each guide source (folds.ts, foldsBySource). With guides (EVAL_GUIDES=titles, the default, or
+ * paragraphs), a fold's queries are ranked on a copy whose guides field holds every guide but that
+ * fold's, as eval:relevance does, so no query is helped by its own guide's words. Fold f of every
+ * source together make split f of the cross-validation. For each fold f, coordinate ascent starts from the
  * model's constants and, on the other folds' queries only, moves one constant at a time to the
  * value of its grid that most raises the objective (mean nDCG@10 of the EVAL_OBJECTIVE sets, each
  * set counting alike), until no move helps; fold f's queries are then ranked with what it learned.
@@ -166,16 +167,15 @@ try {
     names.set(key, querySet.name);
     console.log(`${querySet.name}: ${queries.length} queries`);
   }
-  const foldOf = new Map<string, number>();
-  foldsByGuide([...prepared.values()].flat(), foldCount).forEach((queries, fold) => {
-    for (const q of queries) foldOf.set(q.guide, fold);
-  });
+  // Held out by guide within each guide source (folds.ts); split i gathers every source's fold i.
+  const { foldOf, indexOf: splitOf } = foldsBySource([...prepared.values()].flat(), foldCount);
+  const splitOfQuery = (q: EvalQuery) => splitOf(foldOf.get(q.guide)!);
 
   const reference = await referenceIndex(db, today);
   if (feedbacks.some((f) => f.kind === "vectors") && !expansionGuides) vectors = await trainWordVectors(db);
   const analysed = await analyseQueries(db, [...prepared.values()].flat());
   const { indexes, publicIds } = await foldIndexes(db, foldOf);
-  const indexOf = (q: EvalQuery) => indexes[guidesMode === "none" ? 0 : foldOf.get(q.guide)!]!;
+  const indexOf = (q: EvalQuery) => indexes.get(guidesMode === "none" ? -1 : foldOf.get(q.guide)!)!;
 
   /** Each query's metrics under a ranking, per set; memoised, as the ascents revisit settings. */
   const memo = new Map<string, Map<string, RankMetrics[]>>();
@@ -243,7 +243,7 @@ try {
   let everywhere: Ranking | undefined;
   if (ascent) {
     for (let fold = 0; fold < foldCount; fold += 1)
-      learned.push(ascend((q) => foldOf.get(q.guide) !== fold, `fold ${fold + 1}/${foldCount} held out`));
+      learned.push(ascend((q) => splitOfQuery(q) !== fold, `fold ${fold + 1}/${foldCount} held out`));
     everywhere = ascend(() => true, "every query");
     console.log(
       `ascents in ${((performance.now() - started) / 1000).toFixed(0)} s, ${memo.size} settings tried`,
@@ -256,7 +256,7 @@ try {
   const fixed = (v: number) => v.toFixed(3);
   const signed = (v: number) => `${v >= 0 ? "+" : "−"}${Math.abs(v).toFixed(3)}`;
   const lines: string[] = [
-    `eval:weights (${today}), guides (${guidesMode}) held out in ${foldCount} folds by guide, objective: mean nDCG@10 of ${objectiveKeys.join(", ")}.`,
+    `eval:weights (${today}), guides (${guidesMode}) held out in ${foldCount} folds by guide within each source, objective: mean nDCG@10 of ${objectiveKeys.join(", ")}.`,
     "",
   ];
   for (const key of setKeys) {
@@ -265,7 +265,7 @@ try {
       rankMetrics(reference.search(q.query, K), new Set(q.relevant), K),
     );
     const currentMetrics = current.get(key)!;
-    const heldOut = ascent ? queries.map((q, i) => byFold[foldOf.get(q.guide)!]!.get(key)![i]!) : [];
+    const heldOut = ascent ? queries.map((q, i) => byFold[splitOfQuery(q)]!.get(key)![i]!) : [];
     const row = (name: string, metrics: RankMetrics[], versus?: RankMetrics[]) => {
       const m = meanMetrics(metrics);
       let interval = "—";
@@ -355,15 +355,16 @@ async function analyseQueries(store: Database, queries: EvalQuery[]): Promise<Ma
 }
 
 /**
- * One in-memory copy per fold, its guides field holding every guide but that fold's (or one copy,
- * without guides). The guides are loaded into the store fold by fold, and each copy read from it.
+ * One in-memory copy per fold that holds queries, its guides field holding every guide but that
+ * fold's (or one copy, -1, without guides). The guides are loaded into the store fold by fold, and
+ * each copy read from it.
  */
 async function foldIndexes(store: Database, foldOf: Map<string, number>) {
-  const indexes: MemoryIndex[] = [];
+  const indexes = new Map<number, MemoryIndex>();
   const publicIds = new Map<number, string>();
-  const copies = guidesMode === "none" ? 1 : foldCount;
+  const folds = guidesMode === "none" ? [-1] : [...new Set(foldOf.values())].sort((a, b) => a - b);
   const read = guidesMode === "none" ? undefined : await readGuides();
-  for (let fold = 0; fold < copies; fold += 1) {
+  for (const [copyNumber, fold] of folds.entries()) {
     const started = performance.now();
     if (read)
       await ingestGuides(store, config, {
@@ -387,11 +388,11 @@ async function foldIndexes(store: Database, foldOf: Map<string, number>) {
         publicIds.set(provision.id, provision.publicId);
       }
     const copy = builder.finish(await readSearchGeneration(store));
-    indexes.push(copy);
+    indexes.set(fold, copy);
     if (expansionGuides && feedbacks.some((f) => f.kind === "vectors"))
       vectorsByCopy.set(copy, await trainWordVectors(store, true));
     console.log(
-      `copy ${fold + 1}/${copies} (${guidesMode === "none" ? "no guides" : `guides without fold ${fold + 1}`}) in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+      `copy ${copyNumber + 1}/${folds.length} (${guidesMode === "none" ? "no guides" : `guides without fold ${fold + 1}`}) in ${((performance.now() - started) / 1000).toFixed(0)} s`,
     );
   }
   return { indexes, publicIds };
