@@ -86,15 +86,24 @@ export function amendingAct(
   };
 }
 
+/**
+ * A version took effect unless it starts on or after it ends. A start the source does not give
+ * (LEGI's placeholder of a date not known yet, read as none) is later than any day: such a version
+ * with an end never took effect (LEGI calls those "mort-né").
+ */
 const tookEffect = (v: CanonicalVersion) =>
-  !(v.effectiveFrom !== null && v.effectiveTo !== null && v.effectiveFrom >= v.effectiveTo);
+  !(v.effectiveTo !== null && (v.effectiveFrom ?? "9999") >= v.effectiveTo);
 
-/** Versions that took effect, oldest first (the source's order breaks ties). */
+/**
+ * Versions that took effect, oldest first (the source's order breaks ties); a version whose start
+ * the source does not give (LEGI's "date not known yet", read as no date) comes after those it
+ * dates: it has not begun before them.
+ */
 export function effectiveVersions(p: CanonicalProvision): CanonicalVersion[] {
   return p.versions
     .map((v, i) => ({ v, i }))
     .filter(({ v }) => tookEffect(v))
-    .sort((a, b) => (a.v.effectiveFrom ?? "").localeCompare(b.v.effectiveFrom ?? "") || a.i - b.i)
+    .sort((a, b) => (a.v.effectiveFrom ?? "9999").localeCompare(b.v.effectiveFrom ?? "9999") || a.i - b.i)
     .map(({ v }) => v);
 }
 

@@ -30,8 +30,8 @@ interface RawNode {
   children?: RawNode[];
 }
 
-/** 2999-01-01 and later mean "no end" in LEGI. */
-const OPEN = Date.UTC(2999, 0, 1);
+/** LEGI's placeholders: 2222-02-22 (a date not yet known) and 2999-01-01 (no end), and later. */
+const OPEN = Date.UTC(2222, 1, 22);
 const REPEAL = new Set(["ABROGE", "ABROGE_DIFF", "ANNULE", "PERIME"]);
 const MOVED_AWAY = new Set(["TRANSFERE", "DEPLACE", "REMPLACE", "DENONCE"]);
 

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveLegiSnapshot } from "../../ingest/sources/legi/snapshot.ts";
@@ -46,6 +47,25 @@ describe.each(STORE_KINDS)("full LEGI ingest on %s", (kind) => {
         links: code.links,
       })),
     );
+  });
+
+  it("stores LEGI's placeholder dates (2222-02-22: not yet known; 2999-01-01: no end) as no date", async () => {
+    const snapshot = await resolveLegiSnapshot({ cacheDir: SNAPSHOT_CACHE });
+    const placeholders = snapshot.codes
+      .map((code) => readFileSync(path.join(snapshot.dataDir, `${code}.json`), "utf8"))
+      .reduce((n, text) => n + (text.match(/7956835200000/g)?.length ?? 0), 0);
+    expect(placeholders).toBeGreaterThan(0);
+    const { rows } = await store.db.query<{ n: number }>(
+      `SELECT (SELECT count(*) FROM provisions WHERE effective_to >= DATE '2222-02-22' OR effective_from >= DATE '2222-02-22')
+            + (SELECT count(*) FROM provision_versions WHERE effective_to >= DATE '2222-02-22' OR repealed_on >= DATE '2222-02-22')
+            + (SELECT count(*) FROM change_log WHERE effective_on >= DATE '2222-02-22') AS n`,
+    );
+    expect(Number(rows[0]!.n)).toBe(0);
+    // A scheduled repeal whose day is not known: in force, with no end.
+    const { rows: deferred } = await store.db.query<{ status: string; effective_to: string | null }>(
+      "SELECT status, effective_to::text FROM provisions WHERE public_id = 'code-du-travail/L742-2'",
+    );
+    expect(deferred).toEqual([{ status: "in_force", effective_to: null }]);
   });
 
   it("gives every provision a readable public id and keeps source ids", async () => {

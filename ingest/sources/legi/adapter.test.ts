@@ -16,6 +16,13 @@ describe("LEGI dates", () => {
     expect(legiDate(32472144000000)).toBeNull();
     expect(legiDate("2999-01-01")).toBeNull();
   });
+  it("reads 2222-02-22, LEGI's date not yet known, as no date (issue 18, item 8)", () => {
+    expect(legiDate(7956835200000)).toBeNull();
+    expect(legiDate("2222-02-22")).toBeNull();
+    expect(legiDate("2222-02-21T23:00:00.000Z")).toBeNull();
+    expect(legiDate("2222-02-21")).toBe("2222-02-21");
+    expect(legiDate("2099-12-31")).toBe("2099-12-31");
+  });
   it("reads index instants at Paris midnight as that Paris date", () => {
     expect(legiDate("1973-01-02T23:00:00.000Z")).toBe("1973-01-03");
     expect(legiDate("2018-09-30T22:00:00.000Z")).toBe("2018-10-01");

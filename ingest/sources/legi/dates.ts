@@ -1,8 +1,11 @@
 /**
  * LEGI dates. Articles carry epoch milliseconds at UTC midnight; the code index carries ISO
- * instants at Paris midnight. Both use 2999-01-01 to mean "no end", which we store as null.
+ * instants at Paris midnight. Two dates are placeholders, not days: 2999-01-01 means "no end",
+ * and 2222-02-22 "a date not yet known" (the end of an article whose repeal is scheduled,
+ * ABROGE_DIFF, before the day is fixed). Both, and anything later, are stored as null: no date.
+ * No act of French law is dated that far ahead.
  */
-const OPEN_ENDED_YEAR = 2999;
+const FIRST_PLACEHOLDER = "2222-02-22";
 
 const parisDate = new Intl.DateTimeFormat("en-CA", {
   timeZone: "Europe/Paris",
@@ -23,5 +26,5 @@ export function legiDate(value: number | string | null | undefined): string | nu
     if (Number.isNaN(instant.getTime())) return null;
     date = parisDate.format(instant);
   }
-  return Number(date.slice(0, 4)) >= OPEN_ENDED_YEAR ? null : date;
+  return date >= FIRST_PLACEHOLDER ? null : date;
 }
