@@ -93,5 +93,10 @@ describe.each(STORE_KINDS)("LEGI's placeholder date on %s", (kind) => {
       [provision.id, provision.version_id],
     );
     expect(versions).toEqual([{ effective_to: null, repealed_on: null }]);
+    // The index engines are told: the index document carries the dates.
+    const { rows: queued } = await api.store.db.query<{ public_id: string }>(
+      "SELECT public_id FROM search_outbox WHERE indexed_at IS NULL",
+    );
+    expect(queued.map((r) => r.public_id)).toContain(provision.public_id);
   });
 });

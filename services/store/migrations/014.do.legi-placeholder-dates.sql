@@ -9,8 +9,15 @@ UPDATE documents SET effective_to = NULL WHERE effective_to >= DATE '2222-02-22'
 UPDATE documents SET effective_from = NULL WHERE effective_from >= DATE '2222-02-22';
 UPDATE sections SET effective_to = NULL WHERE effective_to >= DATE '2222-02-22';
 UPDATE sections SET effective_from = NULL WHERE effective_from >= DATE '2222-02-22';
-UPDATE provisions SET effective_to = NULL WHERE effective_to >= DATE '2222-02-22';
-UPDATE provisions SET effective_from = NULL WHERE effective_from >= DATE '2222-02-22';
+-- Index documents carry the provision's dates: the index engines are told through the outbox (004).
+WITH corrected AS (
+  UPDATE provisions SET
+    effective_to = CASE WHEN effective_to >= DATE '2222-02-22' THEN NULL ELSE effective_to END,
+    effective_from = CASE WHEN effective_from >= DATE '2222-02-22' THEN NULL ELSE effective_from END
+  WHERE effective_to >= DATE '2222-02-22' OR effective_from >= DATE '2222-02-22'
+  RETURNING public_id
+)
+INSERT INTO search_outbox (public_id) SELECT public_id FROM corrected;
 UPDATE provision_versions SET effective_to = NULL WHERE effective_to >= DATE '2222-02-22';
 UPDATE provision_versions SET effective_from = NULL WHERE effective_from >= DATE '2222-02-22';
 UPDATE provision_versions SET repealed_on = NULL WHERE repealed_on >= DATE '2222-02-22';
