@@ -71,6 +71,23 @@ describe("admin: ingest runs over HTTP (embedded: the server runs them)", () => 
     expect((await call(api, "/api/v1/documents/loi-cassee", { key: api.keys.reader })).status).toBe(404);
   });
 
+  it("refuses JSON nested 10,000 levels deep with a 400 naming the body, and queues nothing (issue 18, item 13)", async () => {
+    const runs = async () =>
+      (await api.store.db.query<{ n: number }>("SELECT count(*)::int AS n FROM ingest_runs")).rows[0]!.n;
+    const before = await runs();
+    // Was a 500: JSON.stringify overflowed the stack recording the run.
+    const deep = `{"source":"canonical","name":"deep.json","file":${"[".repeat(10_000)}${"]".repeat(10_000)}}`;
+    const r = await call(api, "/api/v1/admin/ingest-runs", {
+      key: editor,
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: deep,
+    });
+    expect(r.status).toBe(400);
+    expect(r.body.error.message).toBe("body: nests deeper than 100 levels");
+    expect(await runs()).toBe(before);
+  });
+
   it("refuses bad requests, other keys and unknown runs with the envelope", async () => {
     const bad = await post({ source: "ftp" });
     expect(bad.status).toBe(400);

@@ -61,6 +61,11 @@ describe("bad input never costs stored data", () => {
       /malformed\.json: \(json\): malformed JSON/,
     ],
     [
+      "JSON nested 10,000 levels deep (was a stack overflow)",
+      () => ["ingest", "file", write("deep.json", `${"[".repeat(10_000)}${"]".repeat(10_000)}`)],
+      /deep\.json: \(json\): nests deeper than 100 levels/,
+    ],
+    [
       "a missing article text",
       () => [
         "ingest",

@@ -226,6 +226,15 @@ describe("MCP over Streamable HTTP (official SDK client)", () => {
     expect(malformed.status).toBe(400);
     rpc(malformed.body, -32600);
 
+    // Nested 10,000 levels deep: refused before anything walks it (issue 18, item 13).
+    const deep = await post(
+      api.keys.reader,
+      `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search_provisions","arguments":{"query":${"[".repeat(10_000)}${"]".repeat(10_000)}}}}`,
+    );
+    expect(deep.status).toBe(400);
+    expect(rpc(deep.body, -32600)).toMatch(/^body: nests deeper than 100 levels/);
+    expectCommonHeaders(deep);
+
     const get = await call(api, "/mcp", { key: api.keys.reader });
     expect(get.status).toBe(405);
     expect(get.headers.get("allow")).toBe("POST");

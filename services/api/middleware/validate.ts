@@ -1,6 +1,7 @@
 import type { RequestHandler, Response } from "express";
 import { z } from "zod";
 import { AppError } from "../../core/errors.ts";
+import { jsonTooDeep, MAX_JSON_DEPTH } from "../../core/json-depth.ts";
 
 type Part = "query" | "params" | "body";
 
@@ -14,6 +15,11 @@ export function validate<S extends z.ZodType>(part: Part, schema: S): RequestHan
     // A body arrives only as JSON: anything else (no Content-Type, a form) leaves req.body unset.
     if (part === "body" && (req.body === undefined || req.body === null || typeof req.body !== "object"))
       return next(new AppError("invalid_request", `body: ${BODY_MESSAGE}`, "body"));
+    // Untrusted JSON nested thousands deep overflows the stack of whatever walks it next.
+    if (part === "body" && jsonTooDeep(req.body))
+      return next(
+        new AppError("invalid_request", `body: nests deeper than ${MAX_JSON_DEPTH} levels`, "body"),
+      );
     const parsed = schema.safeParse(req[part] ?? {}, { error: plainMessage });
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;

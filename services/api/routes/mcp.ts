@@ -2,6 +2,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import express, { type ErrorRequestHandler, type RequestHandler, Router } from "express";
 import { z } from "zod";
 import { AppError } from "../../core/errors.ts";
+import { jsonTooDeep, MAX_JSON_DEPTH } from "../../core/json-depth.ts";
 import { createMcpServer } from "../../mcp/server.ts";
 import type { PlanRow } from "../../store/access.ts";
 import type { AppContext } from "../context.ts";
@@ -109,7 +110,19 @@ export function mcpRouter(
   };
   const router = Router();
   // The key first: a malformed body still gets the rate-limit headers, and no parse without a key.
-  router.post(MCP_PATHS, guard("corpus:read"), express.json({ limit: MAX_MCP_BODY_BYTES }), handle);
+  const notTooDeep: RequestHandler = (req, _res, next) =>
+    next(
+      jsonTooDeep(req.body)
+        ? new AppError("invalid_request", `body: nests deeper than ${MAX_JSON_DEPTH} levels`, "body")
+        : undefined,
+    );
+  router.post(
+    MCP_PATHS,
+    guard("corpus:read"),
+    express.json({ limit: MAX_MCP_BODY_BYTES }),
+    notTooDeep,
+    handle,
+  );
   // Counted against the client's address, so the refusal carries the limit headers too.
   router.all(MCP_PATHS, anonymous, onlyPost);
   router.use(MCP_PATHS, jsonRpcErrors(ctx));
