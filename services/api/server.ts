@@ -13,6 +13,7 @@ import { openStore } from "../store/open.ts";
 import { corpusStats } from "../store/stats.ts";
 import { startAdminSocket } from "./admin-socket.ts";
 import { createApp, InFlight } from "./app.ts";
+import { answerClientErrors } from "./client-errors.ts";
 import { buildContext } from "./context-factory.ts";
 
 /**
@@ -67,6 +68,7 @@ async function main() {
       ].join("\n"),
     );
   });
+  answerClientErrors(server, ctx.coverageUrl, logger);
   server.headersTimeout = 20_000;
   server.requestTimeout = 30_000;
 

@@ -13,6 +13,7 @@ import { type SignInLimits, UsageLimiter } from "../../services/access/rate-limi
 import type { Scope } from "../../services/access/scopes.ts";
 import { UsageMeter } from "../../services/access/usage-meter.ts";
 import { createApp } from "../../services/api/app.ts";
+import { answerClientErrors } from "../../services/api/client-errors.ts";
 import type { AppContext } from "../../services/api/context.ts";
 import { parseConfig, repoRoot } from "../../services/core/config.ts";
 import type { Domain } from "../../services/core/domains.ts";
@@ -104,6 +105,7 @@ export async function startTestApi(
   await revokeKey(store.db, keys.revoked!.split("_")[2]!);
 
   const server = createApp(ctx).listen(0);
+  answerClientErrors(server, ctx.coverageUrl);
   await new Promise((resolve) => server.once("listening", resolve));
   const { port } = server.address() as AddressInfo;
   return {

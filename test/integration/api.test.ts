@@ -6,6 +6,7 @@ import {
   call,
   expectCommonHeaders,
   expectEnvelope,
+  PUBLIC_URL,
   startTestApi,
   type TestApi,
 } from "../helpers/api.ts";
@@ -382,6 +383,49 @@ describe.each(SETUPS)("API v1 on $name", ({ kind, redis }) => {
         expectEnvelope(bad, 400, "invalid_request", "body");
         expectCommonHeaders(bad);
       }
+    });
+
+    it("answers what Node's HTTP parser refuses with the envelope too: a 16 KB header, a malformed request (issue 18, item 14)", async () => {
+      // fetch cannot send a malformed request: a raw socket can.
+      const raw = async (request: string) => {
+        const { connect } = await import("node:net");
+        const { hostname, port } = new URL(api.baseUrl);
+        return new Promise<string>((resolve, reject) => {
+          const socket = connect(Number(port), hostname, () => socket.write(request));
+          let data = "";
+          socket.on("data", (chunk) => {
+            data += chunk;
+          });
+          socket.on("end", () => resolve(data));
+          socket.on("error", reject);
+        });
+      };
+      const parse = (response: string) => {
+        const [head, body] = response.split("\r\n\r\n");
+        const lines = head!.split("\r\n");
+        const headers = new Map(
+          lines
+            .slice(1)
+            .map((line) => [
+              line.slice(0, line.indexOf(":")).toLowerCase(),
+              line.slice(line.indexOf(":") + 1).trim(),
+            ]),
+        );
+        return { status: Number(lines[0]!.split(" ")[1]), headers, body: JSON.parse(body!) };
+      };
+      const big = parse(
+        await raw(
+          `GET /api/v1/search?q=a HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${"k".repeat(16 * 1024)}\r\n\r\n`,
+        ),
+      );
+      expect(big.status).toBe(431);
+      expect(big.body.error.code).toBe("invalid_request");
+      expect(big.body.error.message).toMatch(/^headers: larger than 16 KB/);
+      expect(big.body.error.request_id).toBe(big.headers.get("x-request-id"));
+      expect(big.headers.get("x-coverage-url")).toBe(`${PUBLIC_URL}/coverage`);
+      const malformed = parse(await raw("GET /api/v1/search?q=a HTTP/1.1\r\nHost x\r\n\r\n"));
+      expect(malformed.status).toBe(400);
+      expect(malformed.body.error.message).toMatch(/^request: not a well-formed HTTP request/);
     });
 
     it("refuses a control character (NUL, ESC…) anywhere in a request with a 400 naming where (found by fuzzing)", async () => {
