@@ -73,7 +73,7 @@ function registerTool(server: McpServer, env: ToolEnv, tool: ToolDefinition) {
         );
       }
       try {
-        const result = await tool.run(env, input as never);
+        const result = await env.gate.run(() => tool.run(env, input as never));
         return {
           structuredContent: result as Record<string, unknown>,
           content: [{ type: "text", text: JSON.stringify(result) }],

@@ -4,6 +4,7 @@ import type { Scope } from "../access/scopes.ts";
 import type { AppContext } from "../api/context.ts";
 import type { Meta } from "../api/envelope.ts";
 import type { PlanRow } from "../store/access.ts";
+import type { CallGate } from "./call-gate.ts";
 
 /** What a tool runs with: the service, the calling key and its plan, and the meta every result carries. */
 export interface ToolEnv {
@@ -11,6 +12,8 @@ export interface ToolEnv {
   who: Principal;
   plan: PlanRow;
   meta: Meta;
+  /** The request's share of the service: every tool call runs through it (call-gate.ts). */
+  gate: CallGate;
 }
 
 /**

@@ -49,6 +49,19 @@ describe.each(STORE_KINDS)("full LEGI ingest on %s", (kind) => {
     );
   });
 
+  it("leaves the planner fresh statistics: a search must not wait for autovacuum (issue 18, item 12)", async () => {
+    // last_analyze is set by an explicit ANALYZE only (autovacuum's is last_autoanalyze).
+    const { rows } = await store.db.query<{ relname: string; analyzed: boolean }>(
+      `SELECT relname, last_analyze IS NOT NULL AS analyzed FROM pg_stat_user_tables
+       WHERE relname IN ('provisions', 'search_postings', 'search_lexemes') ORDER BY relname`,
+    );
+    expect(rows).toEqual([
+      { relname: "provisions", analyzed: true },
+      { relname: "search_lexemes", analyzed: true },
+      { relname: "search_postings", analyzed: true },
+    ]);
+  });
+
   it("stores LEGI's placeholder dates (2222-02-22: not yet known; 2999-01-01: no end) as no date", async () => {
     const snapshot = await resolveLegiSnapshot({ cacheDir: SNAPSHOT_CACHE });
     const placeholders = snapshot.codes

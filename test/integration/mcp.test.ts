@@ -256,4 +256,57 @@ describe("MCP over Streamable HTTP (official SDK client)", () => {
     // initialize, initialized, tools/call: three POSTs between the two API calls.
     expect(Number(after.headers.get("x-ratelimit-remaining"))).toBe(remaining - 4);
   });
+
+  it("charges every call of a batch, answers at the REST answer's cost, and refuses batches over 20 (issue 18, item 9)", async () => {
+    const batch = (key: string, messages: unknown[]) =>
+      call(api, "/mcp", {
+        key,
+        method: "POST",
+        body: JSON.stringify(messages),
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      });
+    const search = (id: number) => ({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name: "search_provisions", arguments: { query: "période d'essai" } },
+    });
+    const answer = (id: number) => ({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: {
+        name: "answer_question",
+        arguments: { question: "Quelle est la durée de la période d'essai ?" },
+      },
+    });
+    const remaining = async () =>
+      Number(
+        (await call(api, "/api/v1/domains", { key: api.keys.all })).headers.get("x-ratelimit-remaining"),
+      );
+
+    // Was charged 1 whatever the batch held.
+    let before = await remaining();
+    // The stateless server takes calls without an initialize (which must come alone).
+    const searches = await batch(api.keys.all!, [search(1), search(2), search(3)]);
+    expect(searches.status).toBe(200);
+    expect(
+      searches.body.filter((m: { result?: { isError?: boolean } }) => m.result && !m.result.isError),
+    ).toHaveLength(3);
+    expect(Number(searches.headers.get("x-ratelimit-remaining"))).toBe(before - 3);
+
+    before = await remaining();
+    const answers = await batch(api.keys.all!, [answer(1), answer(2)]);
+    expect(answers.status).toBe(200);
+    expect(Number(answers.headers.get("x-ratelimit-remaining"))).toBe(before - (5 + 5));
+
+    const tooMany = await batch(
+      api.keys.all!,
+      Array.from({ length: 21 }, (_, i) => search(i)),
+    );
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.error.code).toBe(-32600);
+    expect(tooMany.body.error.message).toMatch(/^body: a batch holds at most 20 messages, not 21/);
+    expect(tooMany.body.error.data.request_id).toBe(tooMany.headers.get("x-request-id"));
+  });
 });

@@ -3,12 +3,14 @@ import express, { type ErrorRequestHandler, type RequestHandler, Router } from "
 import { z } from "zod";
 import { AppError } from "../../core/errors.ts";
 import { jsonTooDeep, MAX_JSON_DEPTH } from "../../core/json-depth.ts";
+import { CallGate } from "../../mcp/call-gate.ts";
 import { createMcpServer } from "../../mcp/server.ts";
 import type { PlanRow } from "../../store/access.ts";
 import type { AppContext } from "../context.ts";
 import { meta } from "../envelope.ts";
-import { type access, principal } from "../middleware/access.ts";
+import { type access, chargeExtra, principal } from "../middleware/access.ts";
 import { MethodNotAllowed } from "../middleware/errors.ts";
+import { ANSWER_COST } from "./answer.ts";
 
 /**
  * The MCP endpoint over Streamable HTTP, stateless: every POST gets a fresh server and transport
@@ -32,6 +34,26 @@ export const jsonRpcMessageSchema = z
   })
   .meta({ id: "JsonRpcMessage", description: "A JSON-RPC 2.0 message of the Model Context Protocol." });
 export const MAX_MCP_BODY_BYTES = 256 * 1024;
+/** At most this many JSON-RPC messages in one POST (a batch). */
+export const MAX_MCP_BATCH = 20;
+/** A request's tool calls run at most this many at once… */
+export const MCP_CONCURRENT_CALLS = 2;
+/** …and none starts later than this after the request arrived. */
+export const MCP_REQUEST_BUDGET_SECONDS = 30;
+
+/**
+ * What a POST costs against the rate limit: each message of a batch as one request, and an
+ * answer_question call as the REST answer does (ANSWER_COST) when the plan offers it (otherwise
+ * it is refused, and a refusal costs one).
+ */
+export function mcpCost(body: unknown, plan: PlanRow): number {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.reduce<number>((sum, message) => {
+    const call = message as { method?: unknown; params?: { name?: unknown } } | null;
+    const answer = call?.method === "tools/call" && call.params?.name === "answer_question";
+    return sum + (answer && plan.answerEnabled ? ANSWER_COST : 1);
+  }, 0);
+}
 
 /** JSON-RPC codes for failures outside a method call (the implementation-defined -32000 range). */
 const RPC_CODE: Record<AppError["code"], number> = {
@@ -86,11 +108,32 @@ export function mcpRouter(
   anonymous: RequestHandler,
 ): Router {
   const handle: RequestHandler = async (req, res) => {
+    const plan = res.locals.plan as PlanRow;
+    if (Array.isArray(req.body) && req.body.length > MAX_MCP_BATCH)
+      throw new AppError(
+        "invalid_request",
+        `body: a batch holds at most ${MAX_MCP_BATCH} messages, not ${req.body.length}.`,
+        "body",
+      );
+    // The guard counted one request; a batch and answers cost more, as over REST.
+    const extra = mcpCost(req.body, plan) - 1;
+    if (extra > 0) {
+      await chargeExtra(ctx, res, extra);
+      ctx.usage.count(principal(res).projectId, extra);
+    }
+    const left = new AbortController();
+    res.on("close", () => left.abort());
     const server = createMcpServer({
       ctx,
       who: principal(res),
-      plan: res.locals.plan as PlanRow,
+      plan,
       meta: meta(res),
+      gate: new CallGate(
+        MCP_CONCURRENT_CALLS,
+        Date.now() + MCP_REQUEST_BUDGET_SECONDS * 1000,
+        left.signal,
+        MCP_REQUEST_BUDGET_SECONDS,
+      ),
     });
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
