@@ -54,7 +54,8 @@ export async function buildContext(
   const runs = settings ? queueExecutor(settings) : inProcessExecutor(db, config, logger);
   return {
     config,
-    db,
+    // Requests read under a statement timeout (server Postgres); ingest (runs above) without one.
+    db: db.withStatementTimeout(config.READ_TIMEOUT_MS),
     search,
     limiter,
     usage,

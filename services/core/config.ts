@@ -112,6 +112,15 @@ export const configSchema = z.object({
     z.coerce.number().int().min(100).max(600_000).default(5_000),
   ),
   /**
+   * Milliseconds any other statement the API runs for a request may take (reads by id, listings,
+   * changes, coverage, keys) before the server cancels it: a client that left cannot keep a backend
+   * busy longer than this. Ingest runs without it. Server Postgres only, as SEARCH_TIMEOUT_MS.
+   */
+  READ_TIMEOUT_MS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int().min(100).max(600_000).default(30_000),
+  ),
+  /**
    * Seconds a queue worker holds a job's lock (renewed while it runs); a job whose worker died is
    * run again within about twice this. BullMQ's default is 30.
    */

@@ -10,7 +10,8 @@ import { call, expectEnvelope, startTestApi, type TestApi } from "../helpers/api
 
 /**
  * On server Postgres a search runs under SEARCH_TIMEOUT_MS (a statement timeout on a pool of its
- * own): one held up past it gets the API's error envelope instead of hanging. The app here is
+ * own), every other read of a request under READ_TIMEOUT_MS: one held up past it gets the API's
+ * error envelope instead of hanging. The app here is
  * wired by buildContext, as `npm start` wires it. A search is held up deterministically by a lock
  * on the provisions table, which the test holds until the answer has come back.
  */
@@ -23,7 +24,7 @@ describe("search under a statement timeout on server Postgres", () => {
   beforeAll(async () => {
     api = await startTestApi("postgres", { redis: false, label: "search_timeout" });
     ctx = await buildContext(
-      { ...api.ctx.config, SEARCH_TIMEOUT_MS: 300 },
+      { ...api.ctx.config, SEARCH_TIMEOUT_MS: 300, READ_TIMEOUT_MS: 300 },
       api.store.db,
       pino({ level: "silent" }),
     );
@@ -46,6 +47,9 @@ describe("search under a statement timeout on server Postgres", () => {
       const search = await call(app, "/api/v1/search?q=contrat+de+travail", { key: api.keys.all });
       expectEnvelope(search, 500, "internal_error");
       expect(search.body.error.message).toMatch(/^Search is temporarily unavailable \(postgres\)\. /);
+      // Reads by id run under READ_TIMEOUT_MS: a client that left cannot hold a backend longer (issue 18, item 11).
+      const read = await call(app, "/api/v1/provisions/code-du-travail/L1221-19", { key: api.keys.all });
+      expectEnvelope(read, 500, "internal_error");
       // Searches have connections of their own: readiness and key checks are not queued behind them.
       const ready = await call(app, "/readyz");
       expect(ready.status).toBe(200);
