@@ -9,6 +9,9 @@ import type { CliRuntime } from "./cli/runtime.ts";
 import { queueSettings } from "./queue/connection.ts";
 import { queueExecutor, type RunExecutor } from "./runs/executors.ts";
 
+const storeDescription = (kind: "pg" | "pglite", location: string) =>
+  kind === "pg" ? `Postgres at ${location}` : `embedded (PGlite) in ${location}`;
+
 /**
  * `npx corpus …`. Opens the store itself; when a running server holds the embedded store, the
  * command is handed to that server over its local admin socket and runs there.
@@ -22,7 +25,14 @@ function standaloneRuntime(): CliRuntime & { close(): Promise<void> } {
     config: cfg,
     cwd: process.cwd(),
     withStore: async (work) => {
-      db ??= openStore(cfg);
+      if (!db) {
+        db = openStore(cfg);
+        // Which store, said once: a DATA_DIR or DATABASE_URL other than the server's is the usual
+        // reason a key "does not work" (issue 18, item 16).
+        const opened = await db.catch(() => undefined);
+        if (opened)
+          console.error(`store: ${storeDescription(cfg.DATABASE_URL ? "pg" : "pglite", opened.location)}`);
+      }
       return work(await db);
     },
     withLimiter: async (work) => {
@@ -54,6 +64,9 @@ async function main(argv: string[]): Promise<number> {
   const rt = standaloneRuntime();
   const { code, storeBusy } = await runCommand(argv, rt).finally(() => rt.close());
   if (!storeBusy) return code;
+  console.error(
+    `store: ${storeDescription("pglite", rt.config.DATA_DIR)}, held by the running server: the command runs there`,
+  );
   const forwarded = await forwardToServer(rt.config.DATA_DIR, argv, process.cwd(), (line) => {
     if (line.stream === "out") console.log(line.text);
     else process.stderr.write(line.stream === "progress" ? (line.text ?? "") : `${line.text}\n`);

@@ -1,7 +1,9 @@
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Command, Option } from "commander";
 import { createKey, createProject, revokeKey } from "../../services/access/keys.ts";
 import { SCOPES, type Scope } from "../../services/access/scopes.ts";
+import { repoRoot } from "../../services/core/config.ts";
 import { DOMAINS, type Domain } from "../../services/core/domains.ts";
 import { AppError } from "../../services/core/errors.ts";
 import { createIndexedEngine, type IndexedEngine } from "../../services/search/engines.ts";
@@ -60,10 +62,14 @@ async function withIndex<T>(rt: CliRuntime, work: (engine: IndexedEngine) => Pro
   }
 }
 
+const VERSION = (JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string })
+  .version;
+
 /** The `corpus` command line, run standalone (ingest/cli.ts) or inside the server (admin socket). */
 export function buildCli(rt: CliRuntime): Command {
   const program = new Command("corpus")
     .description("Legal corpus administration: ingest, statistics, projects and API keys.")
+    .version(VERSION, "-V, --version", "the version of the service this command belongs to")
     .showHelpAfterError()
     .exitOverride()
     .configureOutput({ writeOut: (s) => rt.out(s.trimEnd()), writeErr: (s) => rt.err(s.trimEnd()) });
@@ -194,8 +200,14 @@ export function buildCli(rt: CliRuntime): Command {
     const rows = await rt.withStore(listProjects);
     rt.out(
       table(
-        ["name", "plan", "created"],
-        rows.map((p) => [p.name, p.plan, p.createdAt.toISOString()]),
+        ["id", "name", "plan", "owner", "created"],
+        rows.map((p) => [
+          `#${p.id}`,
+          p.name,
+          p.plan,
+          p.ownerAccountId === null ? "cli" : `account ${p.ownerAccountId}`,
+          p.createdAt.toISOString(),
+        ]),
       ),
     );
   });
@@ -205,7 +217,10 @@ export function buildCli(rt: CliRuntime): Command {
     .description("API keys: the secret is shown once, at creation; only a hash is kept.");
   keys
     .command("create")
-    .requiredOption("--project <name>", "the project the key belongs to")
+    .requiredOption(
+      "--project <name>",
+      "the project the key belongs to: its name, or #id (corpus projects list)",
+    )
     .option(
       "--scopes <scopes>",
       `comma-separated, among ${SCOPES.join(", ")} (default: the three read scopes)`,
@@ -261,10 +276,11 @@ export function buildCli(rt: CliRuntime): Command {
       const rows = await rt.withStore((db) => listApiKeys(db, options.project));
       rt.out(
         table(
-          ["lookup id", "project", "scopes", "domains", "created", "last used", "revoked"],
+          ["lookup id", "project", "label", "scopes", "domains", "created", "last used", "revoked"],
           rows.map((k) => [
             k.lookupId,
             k.projectName,
+            k.label ?? "",
             k.scopes.join(","),
             k.domains?.join(",") ?? "all",
             k.createdAt.toISOString().slice(0, 16),

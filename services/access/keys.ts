@@ -1,9 +1,11 @@
+import { z } from "zod";
 import type { Domain } from "../core/domains.ts";
 import { AppError } from "../core/errors.ts";
 import {
   type ApiKeyRow,
   findApiKeyByLookupId,
   findPlan,
+  findProjectById,
   findProjectByName,
   insertApiKey,
   insertProject,
@@ -28,16 +30,38 @@ export interface Principal {
 }
 
 /** A project on a plan; `ownerAccountId` is the console account that creates it (none from the CLI). */
+/**
+ * What a project may be called, in the console and the CLI alike: it names the calling
+ * application in keys lists, usage and logs.
+ */
+export const projectNameSchema = z
+  .string()
+  .trim()
+  .min(1, "give the project a name")
+  .max(100, "at most 100 characters")
+  .regex(/^[\p{L}\p{N}][\p{L}\p{N} ._-]*$/u, "letters, digits, spaces, dots, dashes and underscores only");
+
 export async function createProject(
   db: Database,
-  name: string,
+  requestedName: string,
   plan = "beta",
   ownerAccountId: number | null = null,
 ): Promise<ProjectRow> {
+  const checked = projectNameSchema.safeParse(requestedName);
+  if (!checked.success)
+    throw new AppError("invalid_request", `name: ${checked.error.issues[0]!.message}`, "name");
+  const name = checked.data;
   if (!(await findPlan(db, plan))) throw new AppError("invalid_request", `unknown plan "${plan}"`, "plan");
   // The insert itself decides (a unique name), so two requests at once cannot both create it.
   const project = await insertProject(db, name, plan, ownerAccountId);
-  if (!project) throw new AppError("invalid_request", `project "${name}" exists already`, "name");
+  if (!project)
+    throw new AppError(
+      "invalid_request",
+      ownerAccountId === null
+        ? `name: a project made with the CLI is called "${name}" already`
+        : `name: you have a project called "${name}" already`,
+      "name",
+    );
   return project;
 }
 
@@ -54,13 +78,17 @@ export async function createKey(
   db: Database,
   hashKey: string,
   request: {
-    project: string;
+    /** A name or `#id` as the CLI takes it, or the id itself (the console, which knows it). */
+    project: string | number;
     scopes?: Scope[] | undefined;
     domains?: Domain[] | undefined;
     label?: string | undefined;
   },
 ): Promise<CreatedKey> {
-  const project = await findProjectByName(db, request.project);
+  const project =
+    typeof request.project === "number"
+      ? await findProjectById(db, request.project)
+      : await findProjectByName(db, request.project);
   if (!project) throw new AppError("not_found", `no project "${request.project}"`, "project");
   const scopes = request.scopes?.length ? [...new Set(request.scopes)] : DEFAULT_SCOPES;
   const domains = request.domains?.length ? [...new Set(request.domains)] : null;

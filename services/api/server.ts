@@ -15,6 +15,7 @@ import { startAdminSocket } from "./admin-socket.ts";
 import { createApp, InFlight } from "./app.ts";
 import { answerClientErrors } from "./client-errors.ts";
 import { buildContext } from "./context-factory.ts";
+import { startupHint } from "./startup-hint.ts";
 
 /**
  * `npm start`: the whole service on whatever the configuration names, embedded by default.
@@ -57,16 +58,7 @@ async function main() {
   }
   const server: Server = createApp(ctx, inFlight).listen(cfg.PORT, () => {
     const where = cfg.DATABASE_URL ? `Postgres at ${db.location}` : `embedded PGlite in ${db.location}`;
-    console.log(
-      [
-        `Legal corpus API listening on ${cfg.PUBLIC_URL} (store: ${where}; rate limits: ${ctx.limiter.backend}; search: ${ctx.search.name}).`,
-        `  API reference: ${cfg.PUBLIC_URL}/api/v1/docs`,
-        "  Create a project and a key (in another terminal):",
-        "    npx corpus projects create my-app",
-        "    npx corpus keys create --project my-app",
-        `  Then: curl -H "Authorization: Bearer <key>" "${cfg.PUBLIC_URL}/api/v1/search?q=rupture+conventionnelle"`,
-      ].join("\n"),
-    );
+    console.log(startupHint(cfg, where, `rate limits: ${ctx.limiter.backend}; search: ${ctx.search.name}`));
   });
   answerClientErrors(server, ctx.coverageUrl, logger);
   server.headersTimeout = 20_000;

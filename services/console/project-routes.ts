@@ -1,6 +1,6 @@
 import { type Request, type Response, Router } from "express";
 import { z } from "zod";
-import { createKey, createProject, revokeKey } from "../access/keys.ts";
+import { createKey, createProject, projectNameSchema, revokeKey } from "../access/keys.ts";
 import { SCOPES } from "../access/scopes.ts";
 import type { AppContext } from "../api/context.ts";
 import { DOMAINS } from "../core/domains.ts";
@@ -20,14 +20,7 @@ import { keyCreatedPage, type ProjectView, projectPage, projectsPage } from "./v
 
 const CHART_DAYS = 30;
 
-const projectForm = z.object({
-  name: z
-    .string()
-    .trim()
-    .min(1, "give the project a name")
-    .max(100, "at most 100 characters")
-    .regex(/^[\p{L}\p{N}][\p{L}\p{N} ._-]*$/u, "letters, digits, spaces, dots, dashes and underscores only"),
-});
+const projectForm = z.object({ name: projectNameSchema });
 
 /** A checkbox group arrives as nothing, one string or several. */
 const checked = <T extends z.ZodType>(item: T) =>
@@ -94,7 +87,8 @@ export function projectRoutes(ctx: AppContext, session: ConsoleSession): Router 
       res.redirect(303, `/console/projects/${project.id}`);
     } catch (error) {
       if (!(error instanceof AppError) || error.code !== "invalid_request") throw error;
-      await render({ name: "this name is taken: choose another" });
+      // Names are unique per account (migration 015): this says nothing of other accounts' projects.
+      await render({ name: "you have a project with this name already: choose another" });
     }
   });
 
@@ -125,7 +119,7 @@ export function projectRoutes(ctx: AppContext, session: ConsoleSession): Router 
       const view = await projectView(project, { form });
       return void res.status(400).send(projectPage(pc, view).value);
     }
-    const created = await createKey(ctx.db, ctx.keyHashSecret, { project: project.name, ...parsed.data });
+    const created = await createKey(ctx.db, ctx.keyHashSecret, { project: project.id, ...parsed.data });
     res.send(keyCreatedPage(pc, project, created.key, ctx.config.PUBLIC_URL).value);
   });
 

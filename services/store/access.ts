@@ -1,3 +1,4 @@
+import { AppError } from "../core/errors.ts";
 import type { Queryable } from "./database.ts";
 
 /** Projects, plans and API keys: SQL only; the rules live in services/access. */
@@ -87,7 +88,7 @@ export async function insertProject(
 ): Promise<ProjectRow | undefined> {
   const { rows } = await db.query(
     `INSERT INTO projects (name, plan, owner_account_id) VALUES ($1, $2, $3)
-     ON CONFLICT (name) DO NOTHING RETURNING *`,
+     ON CONFLICT ((coalesce(owner_account_id, 0)), name) DO NOTHING RETURNING *`,
     [name, plan, ownerAccountId],
   );
   return rows[0] ? toProject(rows[0]) : undefined;
@@ -105,8 +106,21 @@ export async function listProjectsOwnedBy(db: Queryable, accountId: number): Pro
   return rows.map(toProject);
 }
 
-export async function findProjectByName(db: Queryable, name: string): Promise<ProjectRow | undefined> {
-  const { rows } = await db.query("SELECT * FROM projects WHERE name = $1", [name]);
+/**
+ * A project named as an operator names it: `#12` is the project with id 12; a name is the one
+ * project of that name, refused (400 naming `project`) when several owners chose it (migration
+ * 015): the error lists their ids.
+ */
+export async function findProjectByName(db: Queryable, ref: string): Promise<ProjectRow | undefined> {
+  const byId = /^#(\d{1,9})$/.exec(ref);
+  if (byId) return findProjectById(db, Number(byId[1]));
+  const { rows } = await db.query("SELECT * FROM projects WHERE name = $1 ORDER BY id", [ref]);
+  if (rows.length > 1)
+    throw new AppError(
+      "invalid_request",
+      `project: ${rows.length} projects are called "${ref}" (owned by different accounts): name one by id, ${rows.map((r) => `#${r.id}`).join(" or ")}`,
+      "project",
+    );
   return rows[0] ? toProject(rows[0]) : undefined;
 }
 

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createKey } from "../../services/access/keys.ts";
 import { SIGN_IN_LIMITS, UsageLimiter } from "../../services/access/rate-limits.ts";
 import { createApp } from "../../services/api/app.ts";
 import { COVERAGE_RULE } from "../../services/api/routes/coverage.ts";
@@ -129,7 +130,27 @@ describe("console (server Postgres, Redis)", () => {
     expect(badName.text).not.toContain("<script>");
     await client.post("/console/projects", { name: "taken-app" });
     const taken = await client.post("/console/projects", { name: "taken-app" });
-    expect(visibleText(taken.text)).toContain("this name is taken");
+    expect(visibleText(taken.text)).toContain("you have a project with this name already");
+  });
+
+  it("never tells one account the project names of another: names are unique per account (issue 18, item 23)", async () => {
+    const first = await onboard("names-first@example.org", "shared-app");
+    const second = new ConsoleClient(api.baseUrl);
+    await second.signUp("names-second@example.org", password);
+    // Was "this name is taken": a way to learn other accounts' project names.
+    const same = await second.post("/console/projects", { name: "shared-app" });
+    expect(same.status).toBe(303);
+    const project = await second.get(same.location!);
+    const keyPage = await second.post(`${same.location}/keys`, { label: "x", scopes: ["search:read"] });
+    expect(keyPage.status).toBe(200);
+    expect(project.status).toBe(200);
+    // The CLI names projects by name: an ambiguous one is refused with the ids to use instead.
+    await expect(createKey(api.store.db, api.ctx.keyHashSecret, { project: "shared-app" })).rejects.toThrow(
+      /project: 2 projects are called "shared-app".*name one by id, #\d+ or #\d+/,
+    );
+    const id = Number(/\/console\/projects\/(\d+)/.exec(first.projectPath)![1]);
+    const byId = await createKey(api.store.db, api.ctx.keyHashSecret, { project: `#${id}` });
+    expect((await search(byId.key)).status).toBe(200);
   });
 
   it("shows a new key once, keeps only its hash, and the key works at once", async () => {
