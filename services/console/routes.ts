@@ -14,6 +14,7 @@ import { type ConsoleSession, consoleSession } from "./session.ts";
 import { signInPage, signUpPage } from "./views/auth-pages.ts";
 import { coveragePage } from "./views/coverage-page.ts";
 import { editorPage } from "./views/editor-page.ts";
+import { homePage } from "./views/home-page.ts";
 import { page } from "./views/layout.ts";
 
 const COVERAGE_CACHE_MS = 60_000;
@@ -27,6 +28,11 @@ export function consoleRouter(ctx: AppContext, anonymousLimit: RequestHandler): 
   const session = consoleSession(ctx);
   const router = Router();
   router.use("/console/assets", express.static(assets, { maxAge: "1h", fallthrough: false }));
+  // Browsers ask for /favicon.ico whatever the page says: the same icon, not a 404.
+  router.get("/favicon.ico", (_req, res) => {
+    res.type("image/svg+xml").set("cache-control", "public, max-age=86400");
+    res.sendFile(path.join(assets, "favicon.svg"));
+  });
   router.use(["/console", "/coverage"], ...session.middleware);
 
   // The public page must not cost a table scan per visit: the counts are reused for a minute.
@@ -36,6 +42,12 @@ export function consoleRouter(ctx: AppContext, anonymousLimit: RequestHandler): 
       cached = { stats: await corpusStats(ctx.db), until: Date.now() + COVERAGE_CACHE_MS };
     return cached.stats;
   };
+  // The landing page: the same for everyone, cacheable like the public coverage page.
+  router.get("/", anonymousLimit, async (_req, res) => {
+    res.set("cache-control", `public, max-age=${COVERAGE_CACHE_MS / 1000}`);
+    res.send(homePage(ctx.config.PUBLIC_URL, await stats()).value);
+  });
+
   router.get("/coverage", anonymousLimit, async (req, res) => {
     res.vary("cookie");
     const current = await stats();

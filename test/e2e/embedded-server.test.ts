@@ -141,6 +141,15 @@ describe("the embedded server, started as `npm start` starts it", () => {
       await page.getByRole("button", { name: "Copied" }).waitFor();
       expect(await page.evaluate("navigator.clipboard.readText()")).toBe(key);
       await screenshot(page, "04-key-created");
+      // On a phone the "Try it" command wraps inside its box (it ran past it, issue 18, item 23).
+      await page.setViewportSize({ width: 375, height: 812 });
+      expect(
+        await page.locator("pre.wrap").evaluate((el) => el.scrollWidth - el.clientWidth),
+      ).toBeLessThanOrEqual(0);
+      expect(
+        await page.evaluate("document.documentElement.scrollWidth - window.innerWidth"),
+      ).toBeLessThanOrEqual(0);
+      await page.setViewportSize({ width: 1280, height: 900 });
 
       expect((await search(key)).status).toBe(200);
     });
@@ -155,6 +164,26 @@ describe("the embedded server, started as `npm start` starts it", () => {
       expect(listed).not.toContain("never");
       expect(await text("main")).toContain("This minute: 1 of 60 requests");
       expect(await page.content()).not.toContain(key.split("_")[3]);
+
+      // At phone width (375 px, issue 18, item 23) every key is a card: its Revoke button is on
+      // screen, not past the edge of a table scrolled sideways. Layout read from the browser, not
+      // judged by eye.
+      await page.setViewportSize({ width: 375, height: 812 });
+      const revoke = row.getByRole("button", { name: `Revoke key ${lookupId}` });
+      const box = (await revoke.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(375);
+      expect(
+        await page.evaluate("document.documentElement.scrollWidth - window.innerWidth"),
+      ).toBeLessThanOrEqual(0);
+      await screenshot(page, "04b-project-phone-375");
+      // At desktop width the keys are a table again, its header row shown.
+      await page.setViewportSize({ width: 1280, height: 900 });
+      expect(await page.locator("table.stack thead th").first().boundingBox()).toMatchObject({
+        width: expect.any(Number),
+      });
+      expect((await page.locator("table.stack thead th").first().boundingBox())!.width).toBeGreaterThan(20);
+
       page.once("dialog", (dialog) => void dialog.accept());
       await row.getByRole("button", { name: `Revoke key ${lookupId}` }).click();
       await page
@@ -169,7 +198,7 @@ describe("the embedded server, started as `npm start` starts it", () => {
       expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("unauthorized");
 
       // Readable on a phone: nothing wider than the screen (tables scroll in their own box).
-      await page.setViewportSize({ width: 390, height: 844 });
+      await page.setViewportSize({ width: 375, height: 812 });
       await page.reload();
       expect(
         await page.evaluate("document.documentElement.scrollWidth - window.innerWidth"),

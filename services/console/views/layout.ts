@@ -22,6 +22,7 @@ export function page(
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · Legal corpus</title>
 <link rel="stylesheet" href="/console/assets/console.css">
+<link rel="icon" href="/console/assets/favicon.svg" type="image/svg+xml">
 <script src="/console/assets/console.js" defer></script>
 </head>
 <body>

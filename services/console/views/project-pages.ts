@@ -75,18 +75,18 @@ function usageMeter(id: string, label: string, used: number, limit: number): Htm
 
 function keysTable(pc: PageContext, view: ProjectView): Html {
   if (view.keys.length === 0) return html`<p>No key yet: create one below.</p>`;
-  return html`<div class="table-scroll"><table>
+  return html`<div class="table-scroll"><table class="stack">
   <caption class="visually-hidden">API keys of ${view.project.name}</caption>
   <thead><tr><th scope="col">Key</th><th scope="col">Label</th><th scope="col">Scopes</th><th scope="col">Fields of law</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Status</th></tr></thead>
   <tbody>${view.keys.map(
     (k) => html`<tr${k.revokedAt ? html` class="revoked"` : null}>
-    <td><code>${KEY_PREFIX}_live_${k.lookupId}_…</code></td>
-    <td>${k.label ?? ""}</td>
-    <td>${k.scopes.join(", ")}</td>
-    <td>${k.domains ? k.domains.join(", ") : "all"}</td>
-    <td>${when(k.createdAt)}</td>
-    <td>${when(k.lastUsedAt)}</td>
-    <td>${
+    <td data-label="Key"><code>${KEY_PREFIX}_live_${k.lookupId}_…</code></td>
+    <td data-label="Label">${k.label ?? ""}</td>
+    <td data-label="Scopes">${k.scopes.join(", ")}</td>
+    <td data-label="Fields of law">${k.domains ? k.domains.join(", ") : "all"}</td>
+    <td data-label="Created">${when(k.createdAt)}</td>
+    <td data-label="Last used">${when(k.lastUsedAt)}</td>
+    <td data-label="Status">${
       k.revokedAt
         ? html`Revoked ${when(k.revokedAt)}`
         : html`Active
@@ -179,7 +179,7 @@ export function keyCreatedPage(pc: PageContext, project: ProjectRow, key: string
   <p id="copy-status" class="hint" role="status" aria-live="polite"></p>
 </div>
 <h2>Try it</h2>
-<pre><code>curl -H "Authorization: Bearer $LEGAL_CORPUS_KEY" "${baseUrl}/api/v1/search?q=licenciement"</code></pre>
+<pre class="wrap"><code>curl -H "Authorization: Bearer $LEGAL_CORPUS_KEY" "${baseUrl}/api/v1/search?q=licenciement"</code></pre>
 <p><a href="/console/projects/${project.id}">Back to ${project.name}</a></p>`,
   );
 }
