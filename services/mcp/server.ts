@@ -1,5 +1,5 @@
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { type CallToolResult, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { controlCharacterAt, controlMessage } from "../api/middleware/validate.ts";
 import { coverageBody } from "../api/routes/coverage.ts";
@@ -7,7 +7,9 @@ import { documentBody } from "../api/routes/documents.ts";
 import { provisionBody } from "../api/routes/provisions.ts";
 import { AppError } from "../core/errors.ts";
 import { listDocumentTitles } from "../store/corpus-queries.ts";
+import { MAX_TOOL_RESULT_CHARS } from "./result-size.ts";
 import type { ToolDefinition, ToolEnv } from "./tool.ts";
+import { pruneToc } from "./tools/get-document.ts";
 import { TOOLS } from "./tools/index.ts";
 
 /**
@@ -74,6 +76,13 @@ function registerTool(server: McpServer, env: ToolEnv, tool: ToolDefinition) {
       }
       try {
         const result = await env.gate.run(() => tool.run(env, input as never));
+        const size = JSON.stringify(result).length;
+        if (size > MAX_TOOL_RESULT_CHARS)
+          return failure(
+            "invalid_request",
+            `the result is ${size.toLocaleString("en")} characters, over the ${MAX_TOOL_RESULT_CHARS.toLocaleString("en")} a tool returns: ask for less (a smaller limit, one section, no table of contents).`,
+            env.meta.request_id,
+          );
         return {
           structuredContent: result as Record<string, unknown>,
           content: [{ type: "text", text: JSON.stringify(result) }],
@@ -90,6 +99,42 @@ function registerTool(server: McpServer, env: ToolEnv, tool: ToolDefinition) {
   );
 }
 
+/**
+ * JSON-RPC codes for a resource read that fails: MCP's "resource not found" (-32002), the API's
+ * forbidden (-32003), invalid params (-32602); anything else is an internal error (-32603). The
+ * SDK would answer -32603 to every one of them.
+ */
+const RESOURCE_ERROR: Record<AppError["code"], number> = {
+  not_found: -32002,
+  forbidden: -32003,
+  invalid_request: -32602,
+  unauthorized: -32001,
+  rate_limited: -32029,
+  internal_error: -32603,
+};
+
+function readWith<A extends unknown[], R>(env: ToolEnv, read: (...args: A) => Promise<R>) {
+  return async (...args: A): Promise<R> => {
+    try {
+      return await read(...args);
+    } catch (error) {
+      if (error instanceof AppError)
+        throw new McpError(
+          RESOURCE_ERROR[error.code],
+          `${error.code}: ${error.message} ${NEXT_STEP[error.code]}`,
+          {
+            code: error.code,
+            request_id: env.meta.request_id,
+          },
+        );
+      env.ctx.logger.error({ err: error, requestId: env.meta.request_id }, "MCP resource read failed");
+      throw new McpError(-32603, "Internal error: retry once; if it persists, report the request id.", {
+        request_id: env.meta.request_id,
+      });
+    }
+  };
+}
+
 const json = (uri: string, body: unknown) => ({
   contents: [{ uri, mimeType: "application/json", text: JSON.stringify(body) }],
 });
@@ -104,7 +149,7 @@ function registerResources(server: McpServer, env: ToolEnv) {
         "Documents and fields of law loaded, with counts and the last ingest: check before saying something does not exist.",
       mimeType: "application/json",
     },
-    async (uri) => json(uri.href, await coverageBody(env.ctx, env.meta)),
+    readWith(env, async (uri) => json(uri.href, await coverageBody(env.ctx, env.meta))),
   );
   server.registerResource(
     "document",
@@ -123,11 +168,18 @@ function registerResources(server: McpServer, env: ToolEnv) {
         "A code or act: its table of contents and its first provisions (get_document pages through the rest).",
       mimeType: "application/json",
     },
-    async (uri, { id }) =>
-      json(
-        uri.href,
-        await documentBody(env.ctx, env.who, String(id), { limit: 20, offset: 0, toc: true }, env.meta),
-      ),
+    readWith(env, async (uri, { id }) => {
+      const body = await documentBody(
+        env.ctx,
+        env.who,
+        String(id),
+        { limit: 20, offset: 0, toc: true },
+        env.meta,
+      );
+      // As get_document by default: the first levels of the table of contents, not thousands of sections.
+      if (body.data.toc) body.data.toc = pruneToc(body.data.toc, 2);
+      return json(uri.href, body);
+    }),
   );
   server.registerResource(
     "provision",
@@ -137,8 +189,9 @@ function registerResources(server: McpServer, env: ToolEnv) {
       description: "One provision by public id, e.g. corpus://provisions/code-du-travail/L1237-1-1.",
       mimeType: "application/json",
     },
-    async (uri, { document, number }) =>
+    readWith(env, async (uri, { document, number }) =>
       json(uri.href, await provisionBody(env.ctx, env.who, `${document}/${number}`, undefined, env.meta)),
+    ),
   );
 }
 
@@ -151,5 +204,62 @@ export function createMcpServer(env: ToolEnv): McpServer {
   for (const tool of TOOLS)
     if (tool.scope !== "answer:write" || env.plan.answerEnabled) registerTool(server, env, tool);
   registerResources(server, env);
+  registerPrompts(server);
+  // Stateless (a server per request): the lists never change under a client, so none is announced.
+  server.server.registerCapabilities({
+    tools: { listChanged: false },
+    resources: { listChanged: false },
+    prompts: { listChanged: false },
+  });
   return server;
+}
+
+/** Two prompts an agent's user would pick: the law on a topic, and what changed since a date. */
+function registerPrompts(server: McpServer) {
+  server.registerPrompt(
+    "find_the_law",
+    {
+      title: "Find the law on a topic",
+      description: "The provisions of French law on a topic, cited with their ids and dates.",
+      argsSchema: { topic: z.string().describe("The topic or question, in French or English.") },
+    },
+    ({ topic }) => ({
+      messages: [
+        {
+          role: "user",
+          content: {
+            type: "text",
+            text: `Find the provisions of French law on: ${topic}
+1. Call search_provisions with the topic in French, in the words of the law (try a second wording if the first finds little; filter with domains from list_domains when the field of law is clear).
+2. Read the most relevant results with get_provision.
+3. Answer with the rule, quoting the text you rely on, and cite each provision's public id and the date from which it applies.
+If nothing relevant is found, read corpus://coverage and say which act may not be loaded yet: never that no rule exists.`,
+          },
+        },
+      ],
+    }),
+  );
+  server.registerPrompt(
+    "what_changed",
+    {
+      title: "What changed in a document since a date",
+      description: "Provisions added, amended or repealed in one code or act since a date.",
+      argsSchema: {
+        document: z.string().describe("Public id of the document, e.g. code-du-travail."),
+        since: z.string().describe("A date, YYYY-MM-DD."),
+      },
+    },
+    ({ document, since }) => ({
+      messages: [
+        {
+          role: "user",
+          content: {
+            type: "text",
+            text: `What changed in ${document} since ${since}?
+Call list_changes with document "${document}" and since "${since}" (page with cursor until next_cursor is null). Group the changes by kind (added, amended, repealed) and by part of the document, give each provision's public id and the date the change took effect, and name the amending act when it is given. For an amendment that matters, compare the versions with get_provision (as_of before and after).`,
+          },
+        },
+      ],
+    }),
+  );
 }

@@ -1,8 +1,10 @@
 import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { repoRoot } from "../../services/core/config.ts";
 import { startTestApi, type TestApi } from "../helpers/api.ts";
 
 /**
@@ -68,6 +70,21 @@ describe("the MCP Inspector CLI as an outside client", () => {
       "citation=article L. 1237-1-1 du code du travail",
     );
     expect(cited.structuredContent.data.provision.id).toBe("code-du-travail/L1237-1-1");
+  });
+
+  it("works as the README writes it, from the repository root (issue 18, item 18)", async () => {
+    // The README's line failed from the root ("Cannot find module …/package.json").
+    const { stdout } = await run("npm", ["run", "--silent", "mcp:inspect", "--", "--method", "tools/list"], {
+      timeout: 60_000,
+      cwd: repoRoot,
+      env: { ...process.env, LEGAL_CORPUS_KEY: api.keys.reader!, MCP_URL: `${api.baseUrl}/mcp` },
+    });
+    const { tools } = JSON.parse(stdout);
+    expect(tools.map((t: { name: string }) => t.name)).toContain("search_provisions");
+    const readme = readFileSync(path.join(repoRoot, "README.md"), "utf8");
+    expect(readme).toContain(
+      "LEGAL_CORPUS_KEY=lc_live_… npm run --silent mcp:inspect -- --method tools/list",
+    );
   });
 
   it("reads a provision as a resource", async () => {

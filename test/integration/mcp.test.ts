@@ -84,10 +84,26 @@ describe("MCP over Streamable HTTP (official SDK client)", () => {
     expect(provision.structuredContent.data).toMatchObject({ id: hit.id, number: hit.number });
     expect(provision.structuredContent.data.text.length).toBeGreaterThan(20);
 
+    // No table of contents unless asked (a whole code's was 582,083 characters), then to a depth.
     const document = await tool(client, "get_document", { id: "code-du-travail", limit: 2 });
     expect(document.structuredContent.data.provisions).toHaveLength(2);
-    expect(document.structuredContent.data.toc.length).toBeGreaterThan(0);
+    expect(document.structuredContent.data.toc).toBeUndefined();
     expect(document.structuredContent.pagination.next_offset).toBe(2);
+    const withToc = await tool(client, "get_document", {
+      id: "code-du-travail",
+      limit: 1,
+      include_toc: true,
+      toc_depth: 1,
+    });
+    expect(withToc.structuredContent.data.toc.length).toBeGreaterThan(0);
+    expect(withToc.structuredContent.data.toc.every((node: any) => node.sections.length === 0)).toBe(true);
+    const deeper = await tool(client, "get_document", {
+      id: "code-du-travail",
+      limit: 1,
+      include_toc: true,
+      toc_depth: 3,
+    });
+    expect(deeper.structuredContent.data.toc.some((node: any) => node.sections.length > 0)).toBe(true);
 
     const domains = await tool(client, "list_domains");
     expect(domains.structuredContent.data.find((d: any) => d.domain === "labour").provisions).toBeGreaterThan(
@@ -157,6 +173,35 @@ describe("MCP over Streamable HTTP (official SDK client)", () => {
     ).toBeGreaterThan(0);
   });
 
+  it("uses the right JSON-RPC codes, announces no list changes, and offers prompts (issue 18, item 21)", async () => {
+    const client = await connect(api.keys.reader);
+    // Not found and forbidden were both -32603 (internal error).
+    await expect(
+      client.readResource({ uri: "corpus://provisions/code-du-travail/L9999-99" }),
+    ).rejects.toMatchObject({
+      code: -32002,
+    });
+    const limited = await connect(api.keys.labourOnly);
+    await expect(limited.readResource({ uri: "corpus://documents/loi-2016-1088" })).rejects.toMatchObject({
+      code: -32003,
+    });
+    // A stateless server: its lists never change under a client.
+    const capabilities = client.getServerCapabilities()!;
+    expect(capabilities.tools?.listChanged).toBe(false);
+    expect(capabilities.resources?.listChanged).toBe(false);
+    expect(capabilities.prompts?.listChanged).toBe(false);
+    // prompts/list was -32601.
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((p) => p.name).sort()).toEqual(["find_the_law", "what_changed"]);
+    const prompt = await client.getPrompt({
+      name: "what_changed",
+      arguments: { document: "code-du-travail", since: "2024-01-01" },
+    });
+    expect((prompt.messages[0]!.content as { text: string }).text).toContain(
+      'list_changes with document "code-du-travail"',
+    );
+  });
+
   it("checks each tool's scope and the key's domains, and says what to do next", async () => {
     const readerOnly = await connect(api.keys.reader);
     // `reader` has the three read scopes; a corpus:read-only key is refused search and changes.
@@ -222,9 +267,10 @@ describe("MCP over Streamable HTTP (official SDK client)", () => {
     expectCommonHeaders(ok);
     expect(ok.body.result.serverInfo.name).toBe("legal-corpus");
 
+    // JSON-RPC's parse error (was -32600, issue 18, item 21).
     const malformed = await post(api.keys.reader, "{not json");
     expect(malformed.status).toBe(400);
-    rpc(malformed.body, -32600);
+    rpc(malformed.body, -32700);
 
     // Nested 10,000 levels deep: refused before anything walks it (issue 18, item 13).
     const deep = await post(

@@ -35,7 +35,7 @@ export const documentQuerySchema = z
   })
   .strict();
 
-interface TocNode {
+export interface TocNode {
   id: string;
   title: string;
   sections: TocNode[];

@@ -74,12 +74,21 @@ const NEXT_STEP: Record<AppError["code"], string> = {
   internal_error: "Retry once; if it fails again, report the request id.",
 };
 
-function rpcError(res: express.Response, status: number, code: AppError["code"], message: string) {
+/** JSON-RPC's own code for a body that is not JSON at all. */
+const PARSE_ERROR = -32700;
+
+function rpcError(
+  res: express.Response,
+  status: number,
+  code: AppError["code"],
+  message: string,
+  rpcCode = RPC_CODE[code],
+) {
   if (code === "unauthorized") res.set("www-authenticate", 'Bearer realm="legal-corpus"');
   res.status(status).json({
     jsonrpc: "2.0",
     error: {
-      code: RPC_CODE[code],
+      code: rpcCode,
       message: `${message} ${NEXT_STEP[code]}`,
       data: { code, request_id: res.locals.requestId as string },
     },
@@ -95,7 +104,7 @@ const jsonRpcErrors =
     if (error instanceof AppError) return rpcError(res, error.status, error.code, error.message);
     const parse = error as { type?: string; limit?: number };
     if (parse.type === "entity.parse.failed")
-      return rpcError(res, 400, "invalid_request", "The body is not valid JSON.");
+      return rpcError(res, 400, "invalid_request", "The body is not valid JSON.", PARSE_ERROR);
     if (parse.type === "entity.too.large")
       return rpcError(res, 400, "invalid_request", `The body is larger than ${parse.limit} bytes.`);
     ctx.logger.error({ err: error, requestId: res.locals.requestId }, "MCP request failed");

@@ -1,12 +1,22 @@
 import { z } from "zod";
-import { documentBody, documentResponseSchema, MAX_DOCUMENT_PAGE } from "../../api/routes/documents.ts";
+import {
+  documentBody,
+  documentResponseSchema,
+  MAX_DOCUMENT_PAGE,
+  type TocNode,
+} from "../../api/routes/documents.ts";
+import { MAX_TOOL_RESULT_CHARS } from "../result-size.ts";
 import { defineTool } from "../tool.ts";
+
+/** The table of contents to `depth` levels: deeper sections are left out (ask with `section`). */
+export function pruneToc(nodes: TocNode[], depth: number): TocNode[] {
+  return nodes.map((node) => ({ ...node, sections: depth > 1 ? pruneToc(node.sections, depth - 1) : [] }));
+}
 
 export const getDocumentTool = defineTool({
   name: "get_document",
   title: "Read a document's table of contents and provisions",
-  description:
-    "One normative document (a code or an act) by public id (e.g. 'code-du-travail'): its table of contents and a page of its provisions, optionally under one section. Page with offset.",
+  description: `One normative document (a code or an act) by public id (e.g. 'code-du-travail'): a page of its provisions, optionally under one section, and on request its table of contents to a given depth (ask again with section=<id> for what is below). Page with offset; a page is cut short to stay under ${MAX_TOOL_RESULT_CHARS.toLocaleString("en")} characters (pagination.next_offset says where to go on).`,
   scope: "corpus:read",
   input: z.object({
     id: z
@@ -30,10 +40,25 @@ export const getDocumentTool = defineTool({
     offset: z.number().int().min(0).default(0).describe("Provisions to skip, for the next page."),
     include_toc: z
       .boolean()
-      .default(true)
-      .describe("Include the table of contents (large for a whole code; false on later pages)."),
+      .default(false)
+      .describe("Include the table of contents (a whole code's is thousands of sections: see toc_depth)."),
+    toc_depth: z
+      .number()
+      .int()
+      .min(1)
+      .max(10)
+      .default(2)
+      .describe("Levels of the table of contents to include (default 2: parts and books of a code)."),
   }),
   output: documentResponseSchema,
-  run: ({ ctx, who, meta }, { id, include_toc, ...page }) =>
-    documentBody(ctx, who, id, { ...page, toc: include_toc }, meta),
+  run: async ({ ctx, who, meta }, { id, include_toc, toc_depth, ...page }) => {
+    const body = await documentBody(ctx, who, id, { ...page, toc: include_toc }, meta);
+    if (body.data.toc) body.data.toc = pruneToc(body.data.toc, toc_depth);
+    // Cut the page short rather than send more than an agent can read at once.
+    const provisions = body.data.provisions;
+    while (provisions.length > 1 && JSON.stringify(body).length > MAX_TOOL_RESULT_CHARS) provisions.pop();
+    const next = page.offset + provisions.length;
+    body.pagination.next_offset = provisions.length > 0 && next < body.pagination.total ? next : null;
+    return body;
+  },
 });
