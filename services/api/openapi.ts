@@ -39,6 +39,22 @@ const rateLimitHeaders = {
       "The public coverage page, where to check what is loaded; on every response, errors included.",
     schema: { type: "string" as const },
   },
+  link: {
+    description: 'The coverage page again, as `<…/coverage>; rel="coverage"`.',
+    schema: { type: "string" as const },
+  },
+};
+
+/** On responses to a valid key: the month's window of the project's plan. */
+const monthlyHeaders = {
+  "x-ratelimit-monthly-limit": {
+    description: "Requests allowed per calendar month on the project's plan.",
+    schema: { type: "integer" as const },
+  },
+  "x-ratelimit-monthly-remaining": {
+    description: "Requests left this month.",
+    schema: { type: "integer" as const },
+  },
 };
 
 const errorResponse = (description: string, extraHeaders: object = {}) => ({
@@ -56,7 +72,47 @@ const standardErrors = {
   "429": errorResponse("Too many requests.", {
     "retry-after": { description: "Seconds to wait.", schema: { type: "integer" as const } },
   }),
+  "405": errorResponse("This path does not take this method (OPTIONS included: no CORS).", {
+    allow: { description: "The methods the path takes.", schema: { type: "string" as const } },
+  }),
   "500": errorResponse("Server fault: retry once, then report the request id."),
+};
+
+/**
+ * Tags group operations by resource in the reference page; the admin one is for corpus editors
+ * (scope `ingest:write`), not integrators.
+ */
+const TAGS = [
+  { name: "Search", description: "Full-text search of provisions, filtered by field of law." },
+  { name: "Provisions", description: "One provision, its versions and the differences between them." },
+  { name: "Documents", description: "Codes and acts: table of contents and provisions." },
+  { name: "Changes", description: "What was added, amended or repealed, and a feed to keep a copy in sync." },
+  { name: "Answers", description: "Answers bound to cited provisions." },
+  { name: "Corpus", description: "Fields of law and what is loaded (coverage)." },
+  { name: "MCP", description: "The Model Context Protocol endpoint for AI agents." },
+  { name: "Health", description: "Liveness and readiness, without a key or a rate limit." },
+  {
+    name: "Admin",
+    description:
+      "For corpus editors only (scope `ingest:write`): ingest runs. Not part of the integrators' API.",
+  },
+];
+
+const TAG_OF: Record<string, string> = {
+  searchProvisions: "Search",
+  listDomains: "Corpus",
+  getProvision: "Provisions",
+  listProvisionVersions: "Provisions",
+  diffProvisionVersions: "Provisions",
+  listChanges: "Changes",
+  changesFeed: "Changes",
+  getDocument: "Documents",
+  submitIngestRun: "Admin",
+  listIngestRuns: "Admin",
+  getIngestRun: "Admin",
+  answerQuestion: "Answers",
+  mcp: "MCP",
+  getCoverage: "Corpus",
 };
 
 function operation(
@@ -71,12 +127,13 @@ function operation(
   return {
     operationId,
     summary,
+    tags: [TAG_OF[operationId] ?? "Corpus"],
     description: `Scope: \`${scope}\`.`,
     ...extra,
     responses: {
       [successStatus]: {
         description: successStatus === "202" ? "Accepted: queued" : "OK",
-        headers: rateLimitHeaders,
+        headers: { ...rateLimitHeaders, ...monthlyHeaders },
         content: { "application/json": { schema: response } },
       },
       ...standardErrors,
@@ -96,6 +153,29 @@ const notFound = {
   "404": errorResponse("No published provision or document with that id (it may not be loaded yet)."),
 };
 
+const readinessSchema = z.object({
+  status: z.enum(["ready", "degraded", "unavailable"]),
+  checks: z.object({ store: z.string(), search: z.string(), rate_limits: z.string() }),
+});
+
+const mcpOperation = operation(
+  "mcp",
+  "MCP endpoint for AI agents (Streamable HTTP, stateless); also at /mcp",
+  "corpus:read",
+  jsonRpcMessageSchema,
+  {
+    requestBody: { content: { "application/json": { schema: jsonRpcMessageSchema } } },
+    description: `Scope: \`corpus:read\` to connect; each tool checks its own scope (search_provisions: \`search:read\`, list_changes: \`changes:read\`). The Model Context Protocol over Streamable HTTP, stateless: POST one JSON-RPC message (or a batch) with \`Accept: application/json, text/event-stream\`; the answer is JSON. Failures before the MCP layer (401, 403, 429, 405 for GET and DELETE) are JSON-RPC error objects with the same HTTP statuses and rate-limit headers. A batch holds at most 20 messages and costs one request per message (answer_question: ${ANSWER_COST}). Clients configure \`{base_url}/mcp\`; see the README.`,
+  },
+  {
+    "406": {
+      description:
+        "The Accept header does not list both application/json and text/event-stream (a JSON-RPC error object).",
+      content: { "application/json": { schema: jsonRpcMessageSchema } },
+    },
+  },
+);
+
 export function buildOpenApiDocument(serverUrl = "/") {
   return createDocument({
     openapi: "3.1.0",
@@ -106,6 +186,7 @@ export function buildOpenApiDocument(serverUrl = "/") {
         "Published law of one country (France first), searchable by field of law. The corpus is incomplete: an empty result means not loaded yet, never no such law; every response carries meta.coverage_note and an x-coverage-url header. Keys are for servers only.",
     },
     servers: [{ url: serverUrl }],
+    tags: TAGS,
     security: [{ bearer: [] }],
     components: {
       securitySchemes: {
@@ -259,18 +340,50 @@ export function buildOpenApiDocument(serverUrl = "/") {
           },
         ),
       },
-      "/api/v1/mcp": {
-        post: operation(
-          "mcp",
-          "MCP endpoint for AI agents (Streamable HTTP, stateless); also at /mcp",
-          "corpus:read",
-          jsonRpcMessageSchema,
-          {
-            requestBody: { content: { "application/json": { schema: jsonRpcMessageSchema } } },
-            description:
-              "Scope: `corpus:read` to connect; each tool checks its own scope (search_provisions: `search:read`, list_changes: `changes:read`). The Model Context Protocol over Streamable HTTP, stateless: POST one JSON-RPC message (or a batch) with `Accept: application/json, text/event-stream`; the answer is JSON. Failures before the MCP layer (401, 403, 429, 405 for GET and DELETE) are JSON-RPC error objects with the same HTTP statuses and rate-limit headers. Clients configure `{base_url}/mcp`; see the README.",
+      "/mcp": {
+        post: {
+          ...mcpOperation,
+          operationId: "mcpAtRoot",
+          summary: "The MCP endpoint at {base_url}/mcp, where agents are configured",
+        },
+      },
+      "/api/v1/mcp": { post: mcpOperation },
+      "/healthz": {
+        get: {
+          operationId: "liveness",
+          summary: "Liveness: the process answers",
+          tags: ["Health"],
+          security: [],
+          description: "No key, no rate limit; touches neither the store nor the search engine.",
+          responses: {
+            "200": {
+              description: "Alive",
+              content: { "application/json": { schema: z.object({ status: z.literal("ok") }) } },
+            },
+            "405": standardErrors["405"],
           },
-        ),
+        },
+      },
+      "/readyz": {
+        get: {
+          operationId: "readiness",
+          summary: "Readiness: the store, the search engine and the rate-limit backend",
+          tags: ["Health"],
+          security: [],
+          description:
+            "No key, no rate limit; waits at most half a second. 503 only when the store cannot answer; a busy or saturated store, a search engine or Redis outage is `degraded` (the API keeps serving what it can).",
+          responses: {
+            "200": {
+              description: "Ready, or degraded",
+              content: { "application/json": { schema: readinessSchema } },
+            },
+            "503": {
+              description: "The store cannot answer",
+              content: { "application/json": { schema: readinessSchema } },
+            },
+            "405": standardErrors["405"],
+          },
+        },
       },
       "/api/v1/coverage": {
         get: operation(

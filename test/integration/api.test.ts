@@ -464,6 +464,19 @@ describe.each(SETUPS)("API v1 on $name", ({ kind, redis }) => {
       );
     });
 
+    it("serves a landing page at / linking docs, console, coverage and status, and an icon (issue 18, items 19 and 23)", async () => {
+      const home = await call(api, "/");
+      expect(home.status).toBe(200);
+      expect(home.headers.get("content-type")).toMatch(/^text\/html/);
+      for (const link of ["/api/v1/docs", "/console/sign-up", "/coverage", "/readyz", "/api/v1/openapi.json"])
+        expect(home.body).toContain(`href="${link}"`);
+      expect(home.body).toContain(`${PUBLIC_URL}/mcp`);
+      expect(home.headers.get("x-ratelimit-remaining")).toMatch(/^\d+$/);
+      const icon = await call(api, "/favicon.ico");
+      expect(icon.status).toBe(200);
+      expect(icon.headers.get("content-type")).toMatch(/^image\/svg\+xml/);
+    });
+
     it("sends security headers and serves the OpenAPI document and its page without a key", async () => {
       const r = await call(api, "/api/v1/domains", { key: api.keys.reader });
       expect(r.headers.get("x-content-type-options")).toBe("nosniff");
@@ -473,6 +486,28 @@ describe.each(SETUPS)("API v1 on $name", ({ kind, redis }) => {
       expect(openapi.body.openapi).toBe("3.1.0");
       expect(Object.keys(openapi.body.paths)).toContain("/api/v1/search");
       expectCommonHeaders(openapi);
+      // Every path and header the API has, grouped by resource, admin apart (issue 18, item 22).
+      const { paths, tags } = openapi.body;
+      expect(Object.keys(paths)).toEqual(
+        expect.arrayContaining(["/mcp", "/api/v1/mcp", "/healthz", "/readyz"]),
+      );
+      expect(tags.map((t: { name: string }) => t.name)).toEqual(
+        expect.arrayContaining(["Search", "Admin", "MCP", "Health"]),
+      );
+      expect(paths["/api/v1/admin/ingest-runs"].post.tags).toEqual(["Admin"]);
+      expect(paths["/api/v1/search"].get.tags).toEqual(["Search"]);
+      const search = paths["/api/v1/search"].get.responses;
+      expect(Object.keys(search["200"].headers)).toEqual(
+        expect.arrayContaining([
+          "x-ratelimit-monthly-limit",
+          "x-ratelimit-monthly-remaining",
+          "link",
+          "x-coverage-url",
+        ]),
+      );
+      expect(search["405"].headers.allow).toBeDefined();
+      expect(paths["/mcp"].post.responses["406"]).toBeDefined();
+      expect(paths["/healthz"].get.security).toEqual([]);
       const page = await call(api, "/api/v1/docs/");
       expect(page.status).toBe(200);
       expect(String(page.body)).toContain("swagger-ui");

@@ -53,17 +53,27 @@ const SAMPLES: Record<string, { path: string; body?: string }> = {
     }),
   },
   "GET /api/v1/coverage": { path: "/api/v1/coverage" },
+  "GET /healthz": { path: "/healthz" },
+  "GET /readyz": { path: "/readyz" },
 };
+SAMPLES["POST /mcp"] = { ...SAMPLES["POST /api/v1/mcp"]!, path: "/mcp" };
 
-const operations = Object.entries(
-  buildOpenApiDocument().paths as Record<string, Record<string, { description?: string }>>,
+const allOperations = Object.entries(
+  buildOpenApiDocument().paths as Record<
+    string,
+    Record<string, { description?: string; security?: unknown[] }>
+  >,
 ).flatMap(([path, methods]) =>
   Object.entries(methods).map(([method, op]) => ({
     name: `${method.toUpperCase()} ${path}`,
     method: method.toUpperCase(),
     scope: /Scope: `([^`]+)`/.exec(op.description ?? "")?.[1] as Scope,
+    // `security: []`: no key asked (health checks).
+    public: Array.isArray(op.security) && op.security.length === 0,
   })),
 );
+const operations = allOperations.filter((o) => !o.public);
+const publicOperations = allOperations.filter((o) => o.public);
 
 type ToolResult = { isError?: boolean; content: Array<{ text: string }> };
 
@@ -140,9 +150,17 @@ describe("access control and secrets (server Postgres, Redis)", () => {
   };
 
   it("has a sample request for every operation of the OpenAPI document", () => {
-    expect(operations.map((o) => o.name).sort()).toEqual(Object.keys(SAMPLES).sort());
+    expect(allOperations.map((o) => o.name).sort()).toEqual(Object.keys(SAMPLES).sort());
     for (const op of operations) expect(SCOPES, op.name).toContain(op.scope);
+    expect(publicOperations.map((o) => o.name).sort()).toEqual(["GET /healthz", "GET /readyz"]);
   });
+
+  it.each(publicOperations.map((o) => [o.name] as const))(
+    "%s: documented as keyless, answers without a key",
+    async (name) => {
+      expect((await send(name, undefined)).status).toBe(200);
+    },
+  );
 
   it.each(operations.map((o) => [o.name, o] as const))(
     "%s: its scope alone admits; every other scope is 403; no key is 401",
