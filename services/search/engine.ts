@@ -34,6 +34,8 @@ export interface SearchQuery {
    * match, best matches first: what answering a question written in full needs.
    */
   match?: "all" | "any";
+  /** Aborts when the client that asked has left: a server Postgres search is then cancelled. */
+  signal?: AbortSignal | undefined;
 }
 
 export interface SearchHit {

@@ -196,8 +196,11 @@ const ANALYSE = `SELECT (SELECT value::text FROM search_generation) AS generatio
 export async function analyseAlternatives(
   db: Queryable,
   alternatives: string[],
+  signal?: AbortSignal,
 ): Promise<{ generation: string; vectors: string[] }> {
-  const { rows } = await db.query<{ generation: string; vectors: string[] }>(ANALYSE, [alternatives]);
+  const { rows } = await db.query<{ generation: string; vectors: string[] }>(ANALYSE, [alternatives], {
+    signal,
+  });
   return rows[0]!;
 }
 
@@ -271,7 +274,7 @@ export class PostgresSearchEngine implements SearchEngine {
     const missing = [...new Set(alternatives.filter((a) => !this.analysed.has(a)))];
     let copy = memory.generation;
     if (missing.length > 0) {
-      const { generation, vectors } = await analyseAlternatives(this.db, missing);
+      const { generation, vectors } = await analyseAlternatives(this.db, missing, query.signal);
       if (this.analysed.size + missing.length > ANALYSED_LIMIT) this.analysed.clear();
       for (const [i, alternative] of missing.entries()) this.analysed.set(alternative, vectors[i]!);
       copy = memory.current(generation) ? generation : undefined;
@@ -300,11 +303,12 @@ export class PostgresSearchEngine implements SearchEngine {
     if (!page) return undefined;
     const { rows } =
       page.hits.length === 0
-        ? await this.db.query<Row & { generation: string }>(GENERATION)
-        : await this.db.query<Row & { generation: string }>(PAGE_OF_IDS, [
-            page.hits.map((hit) => hit.id),
-            page.hits.map((hit) => hit.score),
-          ]);
+        ? await this.db.query<Row & { generation: string }>(GENERATION, [], { signal: query.signal })
+        : await this.db.query<Row & { generation: string }>(
+            PAGE_OF_IDS,
+            [page.hits.map((hit) => hit.id), page.hits.map((hit) => hit.score)],
+            { signal: query.signal },
+          );
     // The corpus moved since the copy was built (rows gone, or another generation): SQL answers,
     // and the copy is rebuilt.
     if (rows.length === 0 || !memory.current(rows[0]!.generation)) return undefined;
@@ -353,6 +357,7 @@ export class PostgresSearchEngine implements SearchEngine {
         query.limit,
         query.offset,
       ],
+      { signal: query.signal },
     );
     // A page past the end still reports the total: the first page's.
     const total =

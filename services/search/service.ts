@@ -30,6 +30,8 @@ export interface SearchRequest {
   inForce: boolean;
   asOf?: string | undefined;
   match?: "all" | "any";
+  /** The asking client left: stop (services/search/engine.ts). */
+  signal?: AbortSignal | undefined;
 }
 
 export interface SearchOutcome extends SearchResult {
@@ -56,6 +58,7 @@ export async function searchProvisions(
       inForce: request.inForce,
       asOf: request.asOf ?? new Date().toISOString().slice(0, 10),
       match: request.match ?? "all",
+      signal: request.signal,
     })
     .catch((error: unknown) => {
       throw new SearchUnavailable(engine.name, error);

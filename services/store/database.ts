@@ -9,8 +9,21 @@ import { parsers } from "./type-parsers.ts";
  * the same SQL runs on a Postgres server (through `pg`) and on embedded PGlite (in a worker
  * thread: services/store/embedded-database.ts).
  */
+export interface QueryOptions {
+  /**
+   * Server Postgres: when it aborts (the client that asked has left), the statement is cancelled
+   * on the server at once (pg_cancel_backend) rather than left to run to its timeout. PGlite
+   * cannot cancel a statement and ignores it.
+   */
+  signal?: AbortSignal | undefined;
+}
+
 export interface Queryable {
-  query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: Row[] }>;
+  query<Row = Record<string, unknown>>(
+    sql: string,
+    params?: unknown[],
+    options?: QueryOptions,
+  ): Promise<{ rows: Row[] }>;
   /** Several statements, no parameters (migrations, DDL). */
   exec(sql: string): Promise<void>;
 }
@@ -90,10 +103,39 @@ class ServerDatabase implements Database {
     this.pool.on("error", onIdleError);
   }
 
-  async query<Row>(sql: string, params?: unknown[]) {
-    const result = await this.pool.query(sql, params);
-    this.clock.answered();
-    return { rows: result.rows as Row[] };
+  async query<Row>(sql: string, params?: unknown[], options: QueryOptions = {}) {
+    const { signal } = options;
+    if (!signal) {
+      const result = await this.pool.query(sql, params);
+      this.clock.answered();
+      return { rows: result.rows as Row[] };
+    }
+    signal.throwIfAborted();
+    // A connection of our own, so that we know which backend to cancel.
+    const client = await this.pool.connect();
+    const cancel = () => void this.cancelBackend((client as unknown as { processID: number }).processID);
+    signal.addEventListener("abort", cancel, { once: true });
+    try {
+      const result = await client.query(sql, params);
+      this.clock.answered();
+      return { rows: result.rows as Row[] };
+    } finally {
+      signal.removeEventListener("abort", cancel);
+      client.release();
+    }
+  }
+
+  /** Cancels what a backend runs, from a connection outside the pools (they may be full). */
+  private async cancelBackend(pid: number): Promise<void> {
+    const canceller = new pg.Client({ connectionString: this.url });
+    try {
+      await canceller.connect();
+      await canceller.query("SELECT pg_cancel_backend($1)", [pid]);
+    } catch (error) {
+      this.onIdleError(error as Error);
+    } finally {
+      await canceller.end().catch(() => undefined);
+    }
   }
 
   async exec(sql: string) {

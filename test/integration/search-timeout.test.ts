@@ -73,4 +73,48 @@ describe("search under a statement timeout on server Postgres", () => {
       rows: [{ slept: 1 }],
     });
   });
+  it("cancels on the server a search whose client left, instead of letting it run (issue 18, item 11)", async () => {
+    // A timeout far away, so that only the cancellation can end the statement while the lock holds.
+    const patient = await buildContext(
+      // Ranked in SQL, as on a Postgres server by default (the test store's config names none).
+      { ...api.ctx.config, SEARCH_TIMEOUT_MS: 120_000, SEARCH_MEMORY_INDEX: "off" },
+      api.store.db,
+      pino({ level: "silent" }),
+    );
+    const patientServer = createApp(patient).listen(0);
+    await new Promise((resolve) => patientServer.once("listening", resolve));
+    const url = `http://127.0.0.1:${(patientServer.address() as AddressInfo).port}/api/v1/search?q=contrat+de+travail+salarie`;
+    const holder = new pg.Client({ connectionString: api.store.url });
+    await holder.connect();
+    /** Statements waiting for the lock: the search, while it runs. */
+    const waitingSearches = async () =>
+      (
+        await holder.query(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'active' AND wait_event_type = 'Lock' AND datname = current_database() AND pid <> pg_backend_pid()",
+        )
+      ).rows[0].n as number;
+    try {
+      await holder.query("BEGIN");
+      await holder.query("LOCK TABLE provisions IN ACCESS EXCLUSIVE MODE");
+      // The client gives up after half a second; its search waits on the lock meanwhile.
+      await expect(
+        fetch(url, {
+          headers: { authorization: `Bearer ${api.keys.all}` },
+          signal: AbortSignal.timeout(500),
+        }),
+      ).rejects.toThrow();
+      let left = await waitingSearches();
+      for (let i = 0; i < 50 && left > 0; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        left = await waitingSearches();
+      }
+      // Without the cancellation the statement would wait here for the lock, up to two minutes.
+      expect(left).toBe(0);
+    } finally {
+      await holder.query("ROLLBACK");
+      await holder.end();
+      await new Promise((resolve) => patientServer.close(resolve));
+      await patient.close();
+    }
+  });
 });

@@ -18,6 +18,7 @@ export async function searchBody(
   who: Principal,
   query: z.output<typeof searchQuerySchema>,
   meta: Meta,
+  signal?: AbortSignal,
 ): Promise<z.infer<typeof searchResponseSchema>> {
   // An unknown document is a mistake to report, not a filter that finds nothing (as on /changes).
   const document = query.document ? await documentPublicId(ctx.db, query.document) : undefined;
@@ -34,6 +35,7 @@ export async function searchBody(
       document,
       inForce: query.in_force,
       asOf: query.as_of,
+      signal,
     },
     ctx.titles,
   );
@@ -46,7 +48,19 @@ export function searchRouter(ctx: AppContext, guard: ReturnType<typeof access>):
     guard("search:read"),
     validate("query", searchQuerySchema),
     async (_req, res) => {
-      res.json(await searchBody(ctx, principal(res), parsed(res, "query", searchQuerySchema), meta(res)));
+      // A client that leaves before its answer: its search is cancelled, not left to its timeout.
+      const left = new AbortController();
+      res.on("close", () => {
+        if (!res.writableFinished) left.abort();
+      });
+      try {
+        const query = parsed(res, "query", searchQuerySchema);
+        res.json(await searchBody(ctx, principal(res), query, meta(res), left.signal));
+      } catch (error) {
+        // Cancelled because nobody is waiting for it: no answer to send, no fault to log.
+        if (left.signal.aborted) return;
+        throw error;
+      }
     },
   );
 }
