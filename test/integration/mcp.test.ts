@@ -354,5 +354,11 @@ describe("MCP over Streamable HTTP (official SDK client)", () => {
     expect(tooMany.body.error.code).toBe(-32600);
     expect(tooMany.body.error.message).toMatch(/^body: a batch holds at most 20 messages, not 21/);
     expect(tooMany.body.error.data.request_id).toBe(tooMany.headers.get("x-request-id"));
+    // JSON, but not JSON-RPC: the SDK answered without a request id.
+    const notRpc = await batch(api.keys.all!, [search(1), { hello: "world" }]);
+    expect(notRpc.status).toBe(400);
+    expect(notRpc.body.error.code).toBe(-32600);
+    expect(notRpc.body.error.message).toMatch(/^body\.1: not a JSON-RPC 2\.0 message/);
+    expect(notRpc.body.error.data.request_id).toBe(notRpc.headers.get("x-request-id"));
   });
 });

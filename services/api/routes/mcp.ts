@@ -1,4 +1,5 @@
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
 import express, { type ErrorRequestHandler, type RequestHandler, Router } from "express";
 import { z } from "zod";
 import { AppError } from "../../core/errors.ts";
@@ -122,6 +123,15 @@ export function mcpRouter(
       throw new AppError(
         "invalid_request",
         `body: a batch holds at most ${MAX_MCP_BATCH} messages, not ${req.body.length}.`,
+        "body",
+      );
+    // Checked here rather than by the SDK, whose refusal would carry no request id.
+    const messages = Array.isArray(req.body) ? req.body : [req.body];
+    const invalid = messages.findIndex((message) => !JSONRPCMessageSchema.safeParse(message).success);
+    if (invalid >= 0)
+      throw new AppError(
+        "invalid_request",
+        `body${Array.isArray(req.body) ? `.${invalid}` : ""}: not a JSON-RPC 2.0 message (jsonrpc "2.0", and a method, or a result or error with an id).`,
         "body",
       );
     // The guard counted one request; a batch and answers cost more, as over REST.
