@@ -43,12 +43,12 @@ export async function buildContext(
     synonyms,
     logger,
   );
+  // Keys are cached (a minute) and dropped at once when revoked: the revocation notifies every
+  // process listening (server Postgres), or this one (embedded, where the console and the CLI,
+  // through the admin socket, revoke in this process). Embedded, the cache spares each request a
+  // round trip to the store's thread, where searches queue.
   const keys = new KeyCache();
-  // Server Postgres only, where other processes may revoke keys. Embedded, every revocation goes
-  // through this process (the CLI uses the admin socket) and keys are read from the in-process
-  // store, so the cache stays off. (It was once blamed for stopping the embedded server; the cause
-  // was the store lock: see services/store/store-lock.ts.)
-  const stopListening = db.kind === "pg" ? await keys.attach(db) : async () => {};
+  const stopListening = await keys.attach(db);
   const usage = new UsageMeter(db, logger);
   const settings = queueSettings(config);
   const runs = settings ? queueExecutor(settings) : inProcessExecutor(db, config, logger);
