@@ -12,8 +12,6 @@
  * - Source ids (LEGIARTI…, LEGITEXT…) resolve too; see the store's lookups.
  */
 
-const PUBLIC_SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-
 export function foldAccents(value: string): string {
   return value.normalize("NFD").replace(/\p{Diacritic}/gu, "");
 }
@@ -24,10 +22,6 @@ export function slugify(title: string): string {
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "");
-}
-
-export function isDocumentSlug(value: string): boolean {
-  return PUBLIC_SLUG.test(value);
 }
 
 /** `L1453-1 A` → `L1453-1-A`; `Annexe à l'article R1422-4` → `Annexe-a-l-article-R1422-4`. Case is kept. */

@@ -71,10 +71,6 @@ const toKey = (r: Row): ApiKeyRow => ({
   revokedAt: r.revoked_at ? new Date(r.revoked_at as string) : null,
 });
 
-export async function listPlans(db: Queryable): Promise<PlanRow[]> {
-  return (await db.query("SELECT * FROM plans ORDER BY requests_per_minute")).rows.map(toPlan);
-}
-
 export async function findPlan(db: Queryable, name: string): Promise<PlanRow | undefined> {
   const { rows } = await db.query("SELECT * FROM plans WHERE name = $1", [name]);
   return rows[0] ? toPlan(rows[0]) : undefined;

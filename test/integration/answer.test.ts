@@ -74,6 +74,7 @@ class StubModel {
 
 const expectBoundToSources = (body: any) => {
   const sources = new Map(body.data.sources.map((s: any) => [s.id, s]));
+  expect(body.data.answer.sentences.length).toBeGreaterThan(0);
   for (const sentence of body.data.answer.sentences) {
     expect(sentence.citations.length).toBeGreaterThan(0);
     for (const id of sentence.citations) expect(sources.has(id), id).toBe(true);
@@ -131,6 +132,7 @@ describe("POST /api/v1/answer", () => {
     expect(body.data.evidence).toBe("insufficient");
     expect(body.data.answer).toEqual({ text: "", sentences: [] });
     expect(body.data.evidence_note).toMatch(/not evidence that no rule exists/);
+    expect(body.data.sources.length).toBeGreaterThan(0);
     for (const source of body.data.sources) expect(source.cited).toBe(false);
   });
 

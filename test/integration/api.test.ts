@@ -60,6 +60,7 @@ describe.each(SETUPS)("API v1 on $name", ({ kind, redis }) => {
           domains: ["labour", "tax"],
           restricted_by_key: false,
         });
+        expect(r.body.data.length).toBeGreaterThan(0);
         for (const hit of r.body.data)
           expect(hit.domains.some((d: string) => ["labour", "tax"].includes(d))).toBe(true);
       }

@@ -116,6 +116,7 @@ describe("change tracking over the API (embedded)", () => {
       );
       const restricted = await ok("/api/v1/changes?since=2000-01-01&limit=500", api.keys.labourOnly);
       expect(restricted.body.filter).toEqual({ mode: "exact", domains: ["labour"], restricted_by_key: true });
+      expect(restricted.body.data.length).toBeGreaterThan(0);
       for (const entry of restricted.body.data) expect(entry.domains).toContain("labour");
     });
 

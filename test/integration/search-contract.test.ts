@@ -279,6 +279,7 @@ describe.each(ENGINE_KINDS)("search contract: %s", (kind) => {
   it("filters domains exactly", async () => {
     const labour = await engine.search(query("article", { domains: ["labour"] }));
     expect(labour.filterMode).toBe("exact");
+    expect(labour.hits.length).toBeGreaterThan(0);
     for (const hit of labour.hits) expect(hit.domains).toContain("labour");
     expect((await engine.search(query("redevance", { domains: ["labour"] }))).hits).toEqual([]);
     expect(

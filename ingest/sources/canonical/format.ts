@@ -84,5 +84,4 @@ export const canonicalFileSchema = z
   .strict()
   .describe("Acts written by hand for the legal corpus; load with `corpus ingest file <path>`.");
 
-export type CanonicalFile = z.infer<typeof canonicalFileSchema>;
 export type CanonicalDocumentFile = z.infer<typeof canonicalDocumentFileSchema>;

@@ -105,9 +105,6 @@ export const provisionResponseSchema = z
   .object({ data: provisionSchema, meta: metaSchema })
   .meta({ id: "ProvisionResponse" });
 
-/** Public ids hold one slash (`code-du-travail/L1237-1-1`); source ids none (`LEGIARTI…`). */
-export const provisionParamsSchema = z.object({ id: z.string().min(1).max(300) });
-
 /** One provision (as in force on `asOf` when given), for the HTTP route and the MCP tool alike. */
 export async function provisionBody(
   ctx: AppContext,
