@@ -3,6 +3,7 @@ import { z } from "zod";
 import { DOMAINS, type Domain, isDomain } from "../../services/core/domains.ts";
 import { InputError } from "../../services/core/errors.ts";
 import { contentHash } from "../../services/core/hash.ts";
+import { foldAccents } from "../../services/core/public-ids.ts";
 import { parseRulesFile } from "../../services/core/rules-file.ts";
 import type { CanonicalDocument } from "../model.ts";
 
@@ -47,10 +48,6 @@ export interface DomainRules {
  * Removes accents: the combining marks left by NFD. Not `\p{Diacritic}`, which also holds
  * spacing characters such as `^` and `` ` `` and would strip anchors out of a rule's pattern.
  */
-function foldAccents(value: string): string {
-  return value.normalize("NFD").replace(/\p{M}/gu, "");
-}
-
 export function fold(value: string): string {
   return foldAccents(value).toLowerCase();
 }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { assignProvisionIds, numberKey, numberSlug, provisionPublicId, slugify } from "./public-ids.ts";
+import {
+  assignProvisionIds,
+  foldAccents,
+  numberKey,
+  numberSlug,
+  provisionPublicId,
+  slugify,
+} from "./public-ids.ts";
 
 describe("public ids", () => {
   it("slugs document titles with accents folded", () => {
@@ -51,5 +58,15 @@ describe("public ids", () => {
     );
     expect(ids.get("B")).toBe("code/Annexe-I");
     expect(ids.get("A")).toBe("code/Annexe-I~A");
+  });
+});
+
+describe("foldAccents, the one fold every module uses", () => {
+  it("takes the accents off letters and keeps everything else", () => {
+    expect(foldAccents("Congés payés, préavis, ça, œuvre, Île")).toBe(
+      "Conges payes, preavis, ca, œuvre, Ile",
+    );
+    // Spacing characters are not accents: the rules' and the search's folds now agree on them.
+    expect(foldAccents("a^b `c´")).toBe("a^b `c´");
   });
 });

@@ -12,8 +12,13 @@
  * - Source ids (LEGIARTI…, LEGITEXT…) resolve too; see the store's lookups.
  */
 
+/**
+ * Accents off: `é` → `e`, `ç` → `c` (canonical decomposition, then the combining marks dropped).
+ * Spacing characters such as `^` or `´` are kept: they are not accents on a letter. The one fold
+ * every module uses (ids, queries, snippets, synonyms, classification rules).
+ */
 export function foldAccents(value: string): string {
-  return value.normalize("NFD").replace(/\p{Diacritic}/gu, "");
+  return value.normalize("NFD").replace(/\p{M}/gu, "");
 }
 
 /** `Code de la sécurité sociale` → `code-de-la-securite-sociale`. */
