@@ -29,7 +29,6 @@ export interface Principal {
   domains: Domain[] | null;
 }
 
-/** A project on a plan; `ownerAccountId` is the console account that creates it (none from the CLI). */
 /**
  * What a project may be called, in the console and the CLI alike: it names the calling
  * application in keys lists, usage and logs.
@@ -41,6 +40,7 @@ export const projectNameSchema = z
   .max(100, "at most 100 characters")
   .regex(/^[\p{L}\p{N}][\p{L}\p{N} ._-]*$/u, "letters, digits, spaces, dots, dashes and underscores only");
 
+/** A project on a plan; `ownerAccountId` is the console account that creates it (none from the CLI). */
 export async function createProject(
   db: Database,
   requestedName: string,

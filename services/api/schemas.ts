@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DOMAINS, domainSchema, isDomain } from "../core/domains.ts";
+import { AppError } from "../core/errors.ts";
 
 /**
  * Schemas shared by validation and the OpenAPI document (openapi.ts builds the document from
@@ -59,6 +60,10 @@ export const documentParam = z.string().min(1).max(200).optional().meta({
   description:
     "Only this document: its public id (code-du-travail) or source id (LEGITEXT…). A document not loaded is a 400.",
 });
+
+/** A `document` filter naming no loaded document: a mistake to report, on /search and /changes alike. */
+export const unknownDocument = (id: string) =>
+  new AppError("invalid_request", `document: no document ${id} is loaded`, "document");
 
 export const isoDateParam = z.iso.date().meta({ description: "A date, YYYY-MM-DD.", example: "2024-01-01" });
 

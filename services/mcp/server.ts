@@ -76,7 +76,8 @@ function registerTool(server: McpServer, env: ToolEnv, tool: ToolDefinition) {
       }
       try {
         const result = await env.gate.run(() => tool.run(env, input as never));
-        const size = JSON.stringify(result).length;
+        const text = JSON.stringify(result);
+        const size = text.length;
         if (size > MAX_TOOL_RESULT_CHARS)
           return failure(
             "invalid_request",
@@ -85,7 +86,7 @@ function registerTool(server: McpServer, env: ToolEnv, tool: ToolDefinition) {
           );
         return {
           structuredContent: result as Record<string, unknown>,
-          content: [{ type: "text", text: JSON.stringify(result) }],
+          content: [{ type: "text", text }],
         };
       } catch (error) {
         if (error instanceof AppError) return failure(error.code, error.message, env.meta.request_id);

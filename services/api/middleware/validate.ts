@@ -15,11 +15,8 @@ export function validate<S extends z.ZodType>(part: Part, schema: S): RequestHan
     // A body arrives only as JSON: anything else (no Content-Type, a form) leaves req.body unset.
     if (part === "body" && (req.body === undefined || req.body === null || typeof req.body !== "object"))
       return next(new AppError("invalid_request", `body: ${BODY_MESSAGE}`, "body"));
-    // Untrusted JSON nested thousands deep overflows the stack of whatever walks it next.
-    if (part === "body" && jsonTooDeep(req.body))
-      return next(
-        new AppError("invalid_request", `body: nests deeper than ${MAX_JSON_DEPTH} levels`, "body"),
-      );
+    const deep = part === "body" ? deepBodyError(req.body) : undefined;
+    if (deep) return next(deep);
     const parsed = schema.safeParse(req[part] ?? {}, { error: plainMessage });
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
@@ -50,6 +47,12 @@ export function validate<S extends z.ZodType>(part: Part, schema: S): RequestHan
     next();
   };
 }
+
+/** Untrusted JSON nested thousands deep overflows the stack of whatever walks it next. */
+export const deepBodyError = (body: unknown): AppError | undefined =>
+  jsonTooDeep(body)
+    ? new AppError("invalid_request", `body: nests deeper than ${MAX_JSON_DEPTH} levels`, "body")
+    : undefined;
 
 const BODY_MESSAGE = "must be a JSON object, sent with Content-Type: application/json";
 

@@ -19,6 +19,7 @@ import {
   isoDateParam,
   listParam,
   metaSchema,
+  unknownDocument,
   wholeNumberParam,
 } from "../schemas.ts";
 
@@ -217,8 +218,7 @@ export async function changesBody(
   let documentId: number | undefined;
   if (query.document) {
     const document = await findDocument(ctx.db, query.document);
-    if (!document)
-      throw new AppError("invalid_request", `document: no document ${query.document} is loaded`, "document");
+    if (!document) throw unknownDocument(query.document);
     documentId = document.id;
   }
   // The cursor belongs to one query: the same parameters, page size aside.

@@ -3,7 +3,6 @@ import { JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
 import express, { type ErrorRequestHandler, type RequestHandler, Router } from "express";
 import { z } from "zod";
 import { AppError } from "../../core/errors.ts";
-import { jsonTooDeep, MAX_JSON_DEPTH } from "../../core/json-depth.ts";
 import { CallGate } from "../../mcp/call-gate.ts";
 import { createMcpServer } from "../../mcp/server.ts";
 import type { PlanRow } from "../../store/access.ts";
@@ -11,6 +10,7 @@ import type { AppContext } from "../context.ts";
 import { meta } from "../envelope.ts";
 import { type access, chargeExtra, principal } from "../middleware/access.ts";
 import { MethodNotAllowed } from "../middleware/errors.ts";
+import { deepBodyError } from "../middleware/validate.ts";
 import { ANSWER_COST } from "./answer.ts";
 
 /**
@@ -47,8 +47,7 @@ export const MCP_REQUEST_BUDGET_SECONDS = 30;
  * answer_question call as the REST answer does (ANSWER_COST) when the plan offers it (otherwise
  * it is refused, and a refusal costs one).
  */
-export function mcpCost(body: unknown, plan: PlanRow): number {
-  const messages = Array.isArray(body) ? body : [body];
+export function mcpCost(messages: unknown[], plan: PlanRow): number {
   return messages.reduce<number>((sum, message) => {
     const call = message as { method?: unknown; params?: { name?: unknown } } | null;
     const answer = call?.method === "tools/call" && call.params?.name === "answer_question";
@@ -135,7 +134,7 @@ export function mcpRouter(
         "body",
       );
     // The guard counted one request; a batch and answers cost more, as over REST.
-    const extra = mcpCost(req.body, plan) - 1;
+    const extra = mcpCost(messages, plan) - 1;
     if (extra > 0) {
       await chargeExtra(ctx, res, extra);
       ctx.usage.count(principal(res).projectId, extra);
@@ -172,12 +171,7 @@ export function mcpRouter(
   };
   const router = Router();
   // The key first: a malformed body still gets the rate-limit headers, and no parse without a key.
-  const notTooDeep: RequestHandler = (req, _res, next) =>
-    next(
-      jsonTooDeep(req.body)
-        ? new AppError("invalid_request", `body: nests deeper than ${MAX_JSON_DEPTH} levels`, "body")
-        : undefined,
-    );
+  const notTooDeep: RequestHandler = (req, _res, next) => next(deepBodyError(req.body));
   router.post(
     MCP_PATHS,
     guard("corpus:read"),

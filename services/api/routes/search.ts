@@ -2,7 +2,6 @@ import { Router } from "express";
 import type { z } from "zod";
 import type { Principal } from "../../access/keys.ts";
 import type { Domain } from "../../core/domains.ts";
-import { AppError } from "../../core/errors.ts";
 import { searchProvisions } from "../../search/service.ts";
 import { documentPublicId } from "../../store/corpus-queries.ts";
 import type { AppContext } from "../context.ts";
@@ -10,7 +9,7 @@ import { type Meta, meta } from "../envelope.ts";
 import { type access, principal } from "../middleware/access.ts";
 import { parsed, validate } from "../middleware/validate.ts";
 import { presentSearch } from "../presenters/search.ts";
-import { searchQuerySchema, type searchResponseSchema } from "../schemas.ts";
+import { searchQuerySchema, type searchResponseSchema, unknownDocument } from "../schemas.ts";
 
 /** The search response, for the HTTP route and the MCP tool alike. */
 export async function searchBody(
@@ -22,8 +21,7 @@ export async function searchBody(
 ): Promise<z.infer<typeof searchResponseSchema>> {
   // An unknown document is a mistake to report, not a filter that finds nothing (as on /changes).
   const document = query.document ? await documentPublicId(ctx.db, query.document) : undefined;
-  if (query.document && !document)
-    throw new AppError("invalid_request", `document: no document ${query.document} is loaded`, "document");
+  if (query.document && !document) throw unknownDocument(query.document);
   const outcome = await searchProvisions(
     ctx.search,
     who,

@@ -56,7 +56,9 @@ export const getDocumentTool = defineTool({
     if (body.data.toc) body.data.toc = pruneToc(body.data.toc, toc_depth);
     // Cut the page short rather than send more than an agent can read at once.
     const provisions = body.data.provisions;
-    while (provisions.length > 1 && JSON.stringify(body).length > MAX_TOOL_RESULT_CHARS) provisions.pop();
+    let size = JSON.stringify(body).length;
+    while (provisions.length > 1 && size > MAX_TOOL_RESULT_CHARS)
+      size -= JSON.stringify(provisions.pop()).length + 1; // and its comma
     const next = page.offset + provisions.length;
     body.pagination.next_offset = provisions.length > 0 && next < body.pagination.total ? next : null;
     return body;
