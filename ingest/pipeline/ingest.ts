@@ -1,5 +1,5 @@
+import { classify, type DomainRules } from "../../services/core/classify.ts";
 import type { Database } from "../../services/store/database.ts";
-import { type PersistOutcome, persistDocument } from "../../services/store/documents.ts";
 import {
   beginIngestRun,
   failAbandonedRuns,
@@ -10,7 +10,7 @@ import {
 import { refreshSearchAuthority } from "../../services/store/search-authority.ts";
 import { analyzeSearchTables } from "../../services/store/search-statistics.ts";
 import type { CanonicalDocumentInput } from "../model.ts";
-import { classify, type DomainRules } from "./classify.ts";
+import { type PersistOutcome, persistDocument } from "./persist.ts";
 import { validateDocument } from "./validate.ts";
 
 /**

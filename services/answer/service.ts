@@ -1,9 +1,9 @@
 import { createHmac } from "node:crypto";
 import type { DomainFilter } from "../access/domains.ts";
 import type { Principal } from "../access/keys.ts";
-import type { AppContext } from "../api/context.ts";
 import type { Domain } from "../core/domains.ts";
 import { AppError } from "../core/errors.ts";
+import type { AppContext } from "../runtime/context.ts";
 import { searchProvisions } from "../search/service.ts";
 import type { PlanRow } from "../store/access.ts";
 import { logAnswer } from "../store/answer-log.ts";
@@ -17,6 +17,11 @@ import { keyWords, stem } from "./text.ts";
  * an answer only from them, say plainly when they do not answer, and keep an audit record
  * without personal data. Shared by POST /api/v1/answer and the MCP answer_question tool.
  */
+
+export const MAX_QUESTION_CHARS = 1000;
+export const MAX_ANSWER_SOURCES = 10;
+/** An answer runs two searches and composes: it counts as this many requests against the rate limit. */
+export const ANSWER_COST = 5;
 
 export interface AnswerRequest {
   question: string;

@@ -4,22 +4,21 @@ import { pinoHttp } from "pino-http";
 import swaggerUi from "swagger-ui-express";
 import { consoleRouter } from "../console/routes.ts";
 import { AppError } from "../core/errors.ts";
-import type { AppContext } from "./context.ts";
+import type { AppContext } from "../runtime/context.ts";
 import { access, anonymousLimit } from "./middleware/access.ts";
 import { errorRenderer, MethodNotAllowed, notFoundRoute } from "./middleware/errors.ts";
 import { requestContext } from "./middleware/request-context.ts";
 import { buildOpenApiDocument } from "./openapi.ts";
-import { adminRouter } from "./routes/admin.ts";
-import { answerRouter } from "./routes/answer.ts";
-import { changesRouter } from "./routes/changes.ts";
-import { coverageRouter } from "./routes/coverage.ts";
-import { documentsRouter } from "./routes/documents.ts";
-import { domainsRouter } from "./routes/domains.ts";
-import { healthRouter } from "./routes/health.ts";
-import { mcpRouter } from "./routes/mcp.ts";
-import { provisionHistoryRouter } from "./routes/provision-history.ts";
-import { provisionsRouter } from "./routes/provisions.ts";
-import { searchRouter } from "./routes/search.ts";
+import { adminRouter } from "./routes/admin/router.ts";
+import { answerRouter } from "./routes/answer/router.ts";
+import { changesRouter } from "./routes/changes/router.ts";
+import { coverageRouter } from "./routes/coverage/router.ts";
+import { documentsRouter } from "./routes/documents/router.ts";
+import { domainsRouter } from "./routes/domains/router.ts";
+import { healthRouter } from "./routes/health/router.ts";
+import { mcpRouter } from "./routes/mcp/router.ts";
+import { provisionsRouter } from "./routes/provisions/router.ts";
+import { searchRouter } from "./routes/search/router.ts";
 
 export const MAX_URL_LENGTH = 4096;
 
@@ -100,7 +99,7 @@ export class InFlight {
 /** The docs page's static files (swagger-ui-dist's scripts, styles, icons), not the page itself. */
 const DOCS_ASSET = /^\/[\w.-]+\.(?:js|css|png|map)$/;
 
-/** The HTTP application. Tests import this; services/api/server.ts runs it. */
+/** The HTTP application. Tests import this; services/runtime/server.ts runs it. */
 export function createApp(ctx: AppContext, inFlight = new InFlight()): express.Express {
   const app = express();
   app.use(inFlight.track);
@@ -161,7 +160,6 @@ export function createApp(ctx: AppContext, inFlight = new InFlight()): express.E
   api.use(answerRouter(ctx, guard));
   api.use(domainsRouter(ctx, guard));
   api.use(changesRouter(ctx, guard));
-  api.use(provisionHistoryRouter(ctx, guard));
   api.use(provisionsRouter(ctx, guard));
   api.use(documentsRouter(ctx, guard));
   api.use(coverageRouter(ctx, guard));

@@ -1,4 +1,6 @@
 import type { Response } from "express";
+import { z } from "zod";
+import type { Meta } from "../presenters/envelope.ts";
 
 /**
  * The corpus is incomplete (spec section 1): every success body carries `meta.coverage_note`, and
@@ -12,12 +14,6 @@ export function coverageNote(coverageUrl: string): string {
   );
 }
 
-export interface Meta {
-  coverage_note: string;
-  coverage_url: string;
-  request_id: string;
-}
-
 export function meta(res: Response): Meta {
   return {
     coverage_note: res.locals.coverageNote as string,
@@ -25,3 +21,21 @@ export function meta(res: Response): Meta {
     request_id: res.locals.requestId as string,
   };
 }
+
+/** The body of every failure: one key, `error`. */
+export const errorSchema = z
+  .object({
+    error: z.object({
+      code: z.enum([
+        "invalid_request",
+        "unauthorized",
+        "forbidden",
+        "not_found",
+        "rate_limited",
+        "internal_error",
+      ]),
+      message: z.string().meta({ description: "For people; may change. A 400 names the offending field." }),
+      request_id: z.string(),
+    }),
+  })
+  .meta({ id: "Error" });

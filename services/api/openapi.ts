@@ -1,21 +1,22 @@
 import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject } from "zod-openapi";
-import { ingestRunRequestSchema } from "../../ingest/runs/request.ts";
-import { ingestRunResponseSchema, ingestRunsResponseSchema } from "./routes/admin.ts";
-import { ANSWER_COST, answerRequestSchema, answerResponseSchema } from "./routes/answer.ts";
-import {
-  changesFeedQuerySchema,
-  changesFeedResponseSchema,
-  changesQuerySchema,
-  changesResponseSchema,
-} from "./routes/changes.ts";
-import { coverageResponseSchema } from "./routes/coverage.ts";
-import { documentQuerySchema, documentResponseSchema } from "./routes/documents.ts";
-import { domainsResponseSchema } from "./routes/domains.ts";
-import { jsonRpcMessageSchema } from "./routes/mcp.ts";
-import { diffQuerySchema, diffResponseSchema, versionsResponseSchema } from "./routes/provision-history.ts";
-import { provisionQuerySchema, provisionResponseSchema } from "./routes/provisions.ts";
-import { errorSchema, searchQuerySchema, searchResponseSchema } from "./schemas.ts";
+import { ANSWER_COST } from "../answer/service.ts";
+import { ingestRunRequestSchema } from "../jobs/ingest-run-request.ts";
+import { answerResponseSchema } from "../presenters/answer.ts";
+import { coverageResponseSchema, domainsResponseSchema } from "../presenters/catalogue.ts";
+import { changesFeedResponseSchema, changesResponseSchema } from "../presenters/changes.ts";
+import { documentResponseSchema } from "../presenters/document.ts";
+import { ingestRunResponseSchema, ingestRunsResponseSchema } from "../presenters/ingest-run.ts";
+import { provisionResponseSchema } from "../presenters/provision.ts";
+import { diffResponseSchema, versionsResponseSchema } from "../presenters/provision-history.ts";
+import { searchResponseSchema } from "../presenters/search.ts";
+import { errorSchema } from "./envelope.ts";
+import { answerRequestSchema } from "./routes/answer/schema.ts";
+import { changesFeedQuerySchema, changesQuerySchema } from "./routes/changes/schema.ts";
+import { documentQuerySchema } from "./routes/documents/schema.ts";
+import { jsonRpcMessageSchema } from "./routes/mcp/schema.ts";
+import { diffQuerySchema, provisionQuerySchema } from "./routes/provisions/schema.ts";
+import { searchQuerySchema } from "./routes/search/schema.ts";
 
 /**
  * The OpenAPI 3.1 document, built from the zod schemas the routes validate with and answer in.

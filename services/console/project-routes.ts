@@ -2,9 +2,9 @@ import { type Request, type Response, Router } from "express";
 import { z } from "zod";
 import { createKey, createProject, projectNameSchema, revokeKey } from "../access/keys.ts";
 import { SCOPES } from "../access/scopes.ts";
-import type { AppContext } from "../api/context.ts";
 import { DOMAINS } from "../core/domains.ts";
 import { AppError } from "../core/errors.ts";
+import type { AppContext } from "../runtime/context.ts";
 import {
   findApiKeyByLookupId,
   findPlan,

@@ -1,8 +1,8 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import express, { type ErrorRequestHandler, type RequestHandler, type Response, Router } from "express";
-import type { AppContext } from "../api/context.ts";
 import { AppError } from "../core/errors.ts";
+import type { AppContext } from "../runtime/context.ts";
 import { recentChanges } from "../store/change-log.ts";
 import { listIngestRuns } from "../store/ingest-runs.ts";
 import { type CorpusStats, corpusStats } from "../store/stats.ts";

@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import cookieParser from "cookie-parser";
 import { doubleCsrf } from "csrf-csrf";
 import express, { type Request, type RequestHandler, type Response } from "express";
-import type { AppContext } from "../api/context.ts";
+import type { AppContext } from "../runtime/context.ts";
 import type { AccountRow } from "../store/accounts.ts";
 import { SESSION_HOURS, sessionAccount } from "./accounts.ts";
 import type { PageContext } from "./views/layout.ts";

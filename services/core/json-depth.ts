@@ -1,3 +1,4 @@
+import { AppError } from "./errors.ts";
 /**
  * How deep untrusted JSON may nest. A canonical document nests its sections a few dozen levels at
  * most; 10,000 levels overflowed the stack of JSON.stringify (a 500). Checked without recursion,
@@ -18,3 +19,9 @@ export function jsonTooDeep(value: unknown, max = MAX_JSON_DEPTH): boolean {
   }
   return false;
 }
+
+/** Untrusted JSON nested thousands deep overflows the stack of whatever walks it next. */
+export const deepBodyError = (body: unknown): AppError | undefined =>
+  jsonTooDeep(body)
+    ? new AppError("invalid_request", `body: nests deeper than ${MAX_JSON_DEPTH} levels`, "body")
+    : undefined;

@@ -1,15 +1,16 @@
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { type CallToolResult, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { controlCharacterAt, controlMessage } from "../api/middleware/validate.ts";
-import { coverageBody } from "../api/routes/coverage.ts";
-import { documentBody } from "../api/routes/documents.ts";
-import { provisionBody } from "../api/routes/provisions.ts";
+import { controlCharacterAt, controlMessage } from "../core/control-characters.ts";
 import { AppError } from "../core/errors.ts";
-import { listDocumentTitles } from "../store/corpus-queries.ts";
+import { readCoverage } from "../corpus/catalogue.ts";
+import { listDocuments, readDocument } from "../corpus/documents.ts";
+import { readProvision } from "../corpus/provisions.ts";
+import { presentCoverage } from "../presenters/catalogue.ts";
+import { presentDocument } from "../presenters/document.ts";
+import { presentProvision } from "../presenters/provision.ts";
 import { MAX_TOOL_RESULT_CHARS } from "./result-size.ts";
 import type { ToolDefinition, ToolEnv } from "./tool.ts";
-import { pruneToc } from "./tools/get-document.ts";
 import { TOOLS } from "./tools/index.ts";
 
 /**
@@ -150,13 +151,13 @@ function registerResources(server: McpServer, env: ToolEnv) {
         "Documents and fields of law loaded, with counts and the last ingest: check before saying something does not exist.",
       mimeType: "application/json",
     },
-    readWith(env, async (uri) => json(uri.href, await coverageBody(env.ctx, env.meta))),
+    readWith(env, async (uri) => json(uri.href, presentCoverage(await readCoverage(env.ctx.db), env.meta))),
   );
   server.registerResource(
     "document",
     new ResourceTemplate("corpus://documents/{id}", {
       list: async () => ({
-        resources: (await listDocumentTitles(env.ctx.db)).map((d) => ({
+        resources: (await listDocuments(env.ctx.db)).map((d) => ({
           uri: `corpus://documents/${d.publicId}`,
           name: d.title,
           mimeType: "application/json",
@@ -170,16 +171,10 @@ function registerResources(server: McpServer, env: ToolEnv) {
       mimeType: "application/json",
     },
     readWith(env, async (uri, { id }) => {
-      const body = await documentBody(
-        env.ctx,
-        env.who,
-        String(id),
-        { limit: 20, offset: 0, toc: true },
-        env.meta,
-      );
+      const page = { limit: 20, offset: 0 };
+      const read = await readDocument(env.ctx.db, env.who, String(id), page);
       // As get_document by default: the first levels of the table of contents, not thousands of sections.
-      if (body.data.toc) body.data.toc = pruneToc(body.data.toc, 2);
-      return json(uri.href, body);
+      return json(uri.href, presentDocument(read, { ...page, toc: true, tocDepth: 2 }, env.meta));
     }),
   );
   server.registerResource(
@@ -191,7 +186,10 @@ function registerResources(server: McpServer, env: ToolEnv) {
       mimeType: "application/json",
     },
     readWith(env, async (uri, { document, number }) =>
-      json(uri.href, await provisionBody(env.ctx, env.who, `${document}/${number}`, undefined, env.meta)),
+      json(
+        uri.href,
+        presentProvision(await readProvision(env.ctx.db, env.who, `${document}/${number}`), env.meta),
+      ),
     ),
   );
 }

@@ -1,8 +1,8 @@
 import type { z } from "zod";
 import type { Principal } from "../access/keys.ts";
 import type { Scope } from "../access/scopes.ts";
-import type { AppContext } from "../api/context.ts";
-import type { Meta } from "../api/envelope.ts";
+import type { Meta } from "../presenters/envelope.ts";
+import type { AppContext } from "../runtime/context.ts";
 import type { PlanRow } from "../store/access.ts";
 import type { CallGate } from "./call-gate.ts";
 

@@ -1,5 +1,6 @@
-import { classify, type DomainRules, loadDomainRules } from "../../ingest/pipeline/classify.ts";
+import { classify, type DomainRules, loadDomainRules } from "../core/classify.ts";
 import type { Domain } from "../core/domains.ts";
+import { documentsWithUnclassified } from "../store/corpus-queries.ts";
 import type { Database } from "../store/database.ts";
 import type { SearchHit } from "./engine.ts";
 
@@ -24,20 +25,7 @@ export class TitleClassifier {
   /** Domains the current rules give a document from its title alone. */
   domainsOfTitle(publicId: string, title: string): Domain[] {
     return classify(
-      {
-        source: { name: "title", documentId: publicId, version: null },
-        publicId,
-        kind: "other",
-        title,
-        jurisdiction: "FR",
-        status: "in_force",
-        sourceStatus: null,
-        effectiveFrom: null,
-        effectiveTo: null,
-        modifiedOn: null,
-        sections: [],
-        provisions: [],
-      },
+      { publicId, source: { documentId: publicId }, title, sections: [], provisions: [] },
       this.rules(),
     ).document;
   }
@@ -45,14 +33,7 @@ export class TitleClassifier {
   /** Unclassified documents whose title classifies into one of `domains`. */
   async candidates(domains: Domain[]): Promise<string[]> {
     if (!this.cache || this.cache.until < Date.now()) {
-      const { rows } = await this.db.query<{ public_id: string; title: string }>(
-        `SELECT DISTINCT d.public_id, d.title FROM documents d JOIN provisions p ON p.document_id = d.id
-         WHERE cardinality(p.domains) = 0`,
-      );
-      this.cache = {
-        until: Date.now() + 60_000,
-        documents: rows.map((r) => ({ publicId: r.public_id, title: r.title })),
-      };
+      this.cache = { until: Date.now() + 60_000, documents: await documentsWithUnclassified(this.db) };
     }
     return this.cache.documents
       .filter((doc) => this.domainsOfTitle(doc.publicId, doc.title).some((d) => domains.includes(d)))

@@ -1,7 +1,7 @@
 import type { Client } from "@elastic/elasticsearch";
+import type { IndexDocumentJson } from "../store/index-source.ts";
 import { type IndexLayout, indexBody, type RawHit, readHits, searchBody } from "./dsl.ts";
 import type { SearchEngine, SearchQuery, SearchResult } from "./engine.ts";
-import type { IndexDocumentJson } from "./index-document.ts";
 import type { IndexStore } from "./index-store.ts";
 import { type BulkItem, collectHashes, failedIds, type HashHit, hashPage } from "./opensearch-engine.ts";
 import { queryTerms } from "./query-text.ts";

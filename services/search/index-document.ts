@@ -34,9 +34,3 @@ export interface ProvisionIndexDocument {
   /** The row's content hash with its guides field: what verification compares (index-source.ts). */
   content_hash: string;
 }
-
-/** An index document as Postgres wrote it: its id (the public id) and its JSON, sent as is. */
-export interface IndexDocumentJson {
-  id: string;
-  json: string;
-}

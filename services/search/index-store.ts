@@ -1,5 +1,5 @@
+import type { IndexDocumentJson } from "../store/index-source.ts";
 import type { IndexLayout } from "./dsl.ts";
-import type { IndexDocumentJson } from "./index-document.ts";
 
 /**
  * What indexing needs from Elasticsearch or OpenSearch, and nothing more: each client's glue

@@ -1,13 +1,6 @@
 import type { Database } from "../store/database.ts";
 import { provisionHashes, provisionsByPublicId, provisionsForIndex } from "../store/index-source.ts";
-import { indexedSince, markIdsIndexed, waitingIds } from "../store/search-outbox.ts";
-
-/** The database's clock, so that times compare with those it records. */
-async function databaseNow(db: Database): Promise<Date> {
-  const { rows } = await db.query<{ now: Date }>("SELECT now() AS now");
-  return new Date(rows[0]!.now);
-}
-
+import { databaseNow, indexedSince, markIdsIndexed, waitingIds } from "../store/search-outbox.ts";
 import type { IndexLayout } from "./dsl.ts";
 import type { IndexStore } from "./index-store.ts";
 

@@ -1,6 +1,6 @@
-import type { ChangeKind } from "../changes/derive.ts";
-import type { ChangeBatch } from "./change-outbox.ts";
-import type { Database } from "./database.ts";
+import type { ChangeEvent } from "./change-outbox.ts";
+import type { Database, Queryable } from "./database.ts";
+import type { OutboxRange } from "./outbox.ts";
 
 /** The change log (migration 006): its writer and its readers. SQL only. */
 
@@ -12,7 +12,7 @@ const CHANGE_LOG_LOCK = 726_150_006;
  * transaction. Events already in the log (same idempotency key) are skipped, so a retried or
  * duplicated job records nothing twice. Returns how many entries were new.
  */
-export async function writeChangeBatch(db: Database, batch: ChangeBatch): Promise<number> {
+export async function writeChangeBatch(db: Database, batch: OutboxRange<ChangeEvent>): Promise<number> {
   return db.transaction(async (tx) => {
     await tx.query("SELECT pg_advisory_xact_lock($1)", [CHANGE_LOG_LOCK]);
     const { rows } = await tx.query<{ n: number }>(
@@ -30,7 +30,7 @@ export async function writeChangeBatch(db: Database, batch: ChangeBatch): Promis
          ON CONFLICT (idempotency_key) DO NOTHING
          RETURNING 1)
        SELECT count(*)::int AS n FROM inserted`,
-      [JSON.stringify(batch.events)],
+      [JSON.stringify(batch.items)],
     );
     await tx.query(
       "UPDATE change_outbox SET written_at = now() WHERE id BETWEEN $1 AND $2 AND written_at IS NULL",
@@ -39,6 +39,9 @@ export async function writeChangeBatch(db: Database, batch: ChangeBatch): Promis
     return rows[0]?.n ?? 0;
   });
 }
+
+/** What a change did to a provision. */
+export type ChangeKind = "added" | "amended" | "repealed";
 
 export interface ChangeRecord {
   seq: number;
@@ -165,4 +168,13 @@ export async function recentChanges(db: Database, limit: number): Promise<Change
     limit,
   ]);
   return rows.map(toChange);
+}
+
+/** The idempotency keys already in the change log for these provisions. */
+export async function loggedChangeKeys(db: Queryable, provisionIds: number[]): Promise<Set<string>> {
+  const { rows } = await db.query<{ idempotency_key: string }>(
+    "SELECT idempotency_key FROM change_log WHERE provision_id = ANY($1)",
+    [provisionIds],
+  );
+  return new Set(rows.map((r) => r.idempotency_key));
 }

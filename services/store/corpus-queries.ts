@@ -265,6 +265,17 @@ export async function provisionIdsByNumber(
 }
 
 /** Every loaded document's public id and title (a handful: codes and acts). */
+/** Documents holding a provision no rule classified: best_effort domain filters read their titles. */
+export async function documentsWithUnclassified(
+  db: Database,
+): Promise<Array<{ publicId: string; title: string }>> {
+  const { rows } = await db.query<{ public_id: string; title: string }>(
+    `SELECT DISTINCT d.public_id, d.title FROM documents d JOIN provisions p ON p.document_id = d.id
+     WHERE cardinality(p.domains) = 0`,
+  );
+  return rows.map((r) => ({ publicId: r.public_id, title: r.title }));
+}
+
 export async function listDocumentTitles(db: Database): Promise<Array<{ publicId: string; title: string }>> {
   const { rows } = await db.query<{ public_id: string; title: string }>(
     "SELECT public_id, title FROM documents ORDER BY title",

@@ -1,12 +1,19 @@
-import type { IndexDocumentJson } from "../search/index-document.ts";
 import type { Database } from "./database.ts";
 
 /**
  * What the search index is built from. Postgres writes each index document's JSON itself (one
  * expression, the only definition of the document's shape, see index-document.ts): the rebuild
  * and the jobs send exactly the same bytes for the same row, and Node neither parses rows into
- * objects nor serialises them again on the hot path (bench:index).
+ * objects nor serialises them again on the hot path (bench:index). The document's fields are
+ * described in services/search/index-document.ts.
  */
+
+/** An index document as Postgres wrote it: its id (the public id) and its JSON, sent as is. */
+export interface IndexDocumentJson {
+  id: string;
+  json: string;
+}
+
 /**
  * The guides field, as Postgres search reads it (migration 013): the guides' wording and the
  * notions the text defines.

@@ -45,11 +45,15 @@ const SHUTDOWN_TIMEOUT_MS = 20_000;
 /** `env` names the store (DATA_DIR, DATABASE_URL) and the KEY_HASH_SECRET the keys were made with. */
 export async function startApiServer(env: Record<string, string>): Promise<RunningServer> {
   const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(repoRoot, "services/api/server.ts")], {
-    cwd: repoRoot,
-    env: { ...process.env, ...env, PORT: String(port), INGEST_ON_FIRST_START: "false", LOG_LEVEL: "warn" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", path.join(repoRoot, "services/runtime/server.ts")],
+    {
+      cwd: repoRoot,
+      env: { ...process.env, ...env, PORT: String(port), INGEST_ON_FIRST_START: "false", LOG_LEVEL: "warn" },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let output = "";
   const collect = (chunk: Buffer) => {
     output += chunk.toString("utf8");

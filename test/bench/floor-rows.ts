@@ -1,7 +1,4 @@
 import type { CanonicalDocument } from "../../ingest/model.ts";
-import { classify, type DomainRules } from "../../ingest/pipeline/classify.ts";
-import { type LegiSnapshot, readLegiCodes } from "../../ingest/sources/legi/snapshot.ts";
-import { assignProvisionIds } from "../../services/core/public-ids.ts";
 import {
   documentRow,
   linkRows,
@@ -9,7 +6,10 @@ import {
   sectionPaths,
   sectionRows,
   versionRows,
-} from "../../services/store/corpus-rows.ts";
+} from "../../ingest/pipeline/rows.ts";
+import { type LegiSnapshot, readLegiCodes } from "../../ingest/sources/legi/snapshot.ts";
+import { classify, type DomainRules } from "../../services/core/classify.ts";
+import { assignProvisionIds } from "../../services/core/public-ids.ts";
 import { CopyTable } from "./copy-text.ts";
 
 /**

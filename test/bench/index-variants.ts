@@ -2,10 +2,10 @@ import { parseConfig } from "../../services/core/config.ts";
 import type { IndexLayout } from "../../services/search/dsl.ts";
 import { indexBody } from "../../services/search/dsl.ts";
 import { createIndexedEngine, type IndexedEngine } from "../../services/search/engines.ts";
-import type { IndexDocumentJson } from "../../services/search/index-document.ts";
 import type { IndexStore } from "../../services/search/index-store.ts";
 import { rebuildIndex } from "../../services/search/indexer.ts";
 import type { Database } from "../../services/store/database.ts";
+import type { IndexDocumentJson } from "../../services/store/index-source.ts";
 import { provisionsForIndex } from "../../services/store/index-source.ts";
 import type { RunCpu } from "./index-cpu.ts";
 

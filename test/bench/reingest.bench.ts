@@ -1,9 +1,10 @@
 import os from "node:os";
 import path from "node:path";
-import { ingestLegi } from "../../ingest/commands.ts";
+import { ingestLegi } from "../../ingest/load.ts";
 import type { IngestSummary } from "../../ingest/pipeline/ingest.ts";
 import { resolveLegiSnapshot } from "../../ingest/sources/legi/snapshot.ts";
 import { parseConfig } from "../../services/core/config.ts";
+import { withChangesDelivered } from "../../services/jobs/change-log-job.ts";
 import { openStore } from "../../services/store/open.ts";
 import { SNAPSHOT_CACHE } from "../helpers/corpus.ts";
 import { describeServer, freshTarget } from "./targets.ts";
@@ -62,7 +63,7 @@ async function timed(
     let summary: IngestSummary | undefined;
     for (const step of load) {
       const started = performance.now();
-      summary = await ingestLegi(db, config, { path: step.dir });
+      summary = await withChangesDelivered(db, config, () => ingestLegi(db, config, { path: step.dir }));
       if (step.timed) seconds += (performance.now() - started) / 1000;
     }
     const { rows } = await db.query<{ n: number }>(

@@ -77,7 +77,7 @@ async function main() {
     INGEST_ON_FIRST_START: "false",
     LOG_LEVEL: "warn",
   };
-  const api = new ServiceProcess("services/api/server.ts", env, "listening on");
+  const api = new ServiceProcess("services/runtime/server.ts", env, "listening on");
   const worker = new ServiceProcess("ingest/worker.ts", { ...env, LOG_LEVEL: "info" }, "worker started");
   try {
     console.log(`soak: loading ${CODES.length} codes into server Postgres…`);

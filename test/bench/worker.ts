@@ -1,8 +1,9 @@
 import path from "node:path";
-import { ingestLegi } from "../../ingest/commands.ts";
-import { loadDomainRules } from "../../ingest/pipeline/classify.ts";
+import { ingestLegi } from "../../ingest/load.ts";
 import { resolveLegiSnapshot } from "../../ingest/sources/legi/snapshot.ts";
+import { loadDomainRules } from "../../services/core/classify.ts";
 import { type Config, parseConfig } from "../../services/core/config.ts";
+import { withChangesDelivered } from "../../services/jobs/change-log-job.ts";
 import { embeddedDataDir } from "../../services/store/database.ts";
 import { openStore } from "../../services/store/open.ts";
 import { connectEmbedded, connectServer } from "./floor-load.ts";
@@ -25,7 +26,7 @@ async function runIngest(config: Config): Promise<Measured> {
   const db = await openStore(config);
   try {
     const start = performance.now();
-    const summary = await ingestLegi(db, config, {});
+    const summary = await withChangesDelivered(db, config, () => ingestLegi(db, config, {}));
     return { seconds: secondsSince(start), provisions: summary.provisions.total, phases: {} };
   } finally {
     await db.close();

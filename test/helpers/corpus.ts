@@ -1,7 +1,7 @@
 import path from "node:path";
-import { loadDomainRules } from "../../ingest/pipeline/classify.ts";
 import { type IngestSummary, ingest } from "../../ingest/pipeline/ingest.ts";
 import { readLegiCodes, resolveLegiSnapshot } from "../../ingest/sources/legi/snapshot.ts";
+import { loadDomainRules } from "../../services/core/classify.ts";
 import { repoRoot } from "../../services/core/config.ts";
 import type { Database } from "../../services/store/database.ts";
 

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inProcessExecutor, resumeSubmittedRuns } from "../../ingest/runs/executors.ts";
 import { createKey } from "../../services/access/keys.ts";
 import { repoRoot } from "../../services/core/config.ts";
+import { inProcessExecutor, resumeSubmittedRuns } from "../../services/jobs/ingest-run-job.ts";
 import { findIngestRun, queueIngestRun } from "../../services/store/ingest-runs.ts";
 import { type ApiResponse, call, startTestApi, type TestApi } from "../helpers/api.ts";
 

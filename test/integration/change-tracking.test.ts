@@ -5,19 +5,21 @@ import path from "node:path";
 import type { Worker } from "bullmq";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { ingestLegi } from "../../ingest/commands.ts";
+import { ingestLegi } from "../../ingest/load.ts";
 import type { IngestSummary } from "../../ingest/pipeline/ingest.ts";
-import { dispatchChanges, inProcessChangeSink, startChangeWriter } from "../../ingest/queue/change-queue.ts";
-import { queueSettings } from "../../ingest/queue/connection.ts";
 import { resolveLegiSnapshot } from "../../ingest/sources/legi/snapshot.ts";
 import { type Config, parseConfig } from "../../services/core/config.ts";
-import { writeChangeBatch } from "../../services/store/change-log.ts";
 import {
-  pendingChanges,
-  redispatchStaleChanges,
-  takeUndispatchedChanges,
-} from "../../services/store/change-outbox.ts";
+  changeSink,
+  dispatchChanges,
+  startChangeWriter,
+  withChangesDelivered,
+} from "../../services/jobs/change-log-job.ts";
+import { queueSettings } from "../../services/jobs/queues.ts";
+import { writeChangeBatch } from "../../services/store/change-log.ts";
+import { CHANGE_OUTBOX } from "../../services/store/change-outbox.ts";
 import type { Database } from "../../services/store/database.ts";
+import { pendingCount, redispatchStale, takeUndispatched } from "../../services/store/outbox.ts";
 import { SNAPSHOT_CACHE } from "../helpers/corpus.ts";
 import {
   expectedFirstIngest,
@@ -96,9 +98,11 @@ describe("change tracking on Postgres, events through BullMQ on Redis", () => {
   const runs: IngestSummary[] = [];
 
   const load = async (which: "older" | "newer") => {
-    const summary = await ingestLegi(store.db, config, { path: files[which].dir });
+    const summary = await withChangesDelivered(store.db, config, () =>
+      ingestLegi(store.db, config, { path: files[which].dir }),
+    );
     // The writer is another consumer of the queue: the log is complete when the outbox is empty.
-    await until(async () => (await pendingChanges(store.db)) === 0);
+    await until(async () => (await pendingCount(store.db, CHANGE_OUTBOX)) === 0);
     runs.push(summary);
     return summary;
   };
@@ -221,8 +225,8 @@ describe("the change-log writer under retries and lost jobs (embedded PGlite, in
     expect(summary.changes).toBe(expectedTotal);
 
     // A job taken from the outbox and lost with its queue: nothing reaches the log…
-    const lost = await takeUndispatchedChanges(store.db, 100);
-    expect(lost?.events.length).toBe(100);
+    const lost = await takeUndispatched(store.db, CHANGE_OUTBOX, 100);
+    expect(lost?.items.length).toBe(100);
     // …the rest is delivered, and one batch is delivered twice (a retry after a timeout).
     const delivered: Parameters<typeof writeChangeBatch>[1][] = [];
     await dispatchChanges(store.db, async (batch) => {
@@ -230,12 +234,12 @@ describe("the change-log writer under retries and lost jobs (embedded PGlite, in
       await writeChangeBatch(store.db, batch);
     });
     expect(await writeChangeBatch(store.db, delivered[0]!)).toBe(0);
-    expect(await pendingChanges(store.db)).toBe(100);
+    expect(await pendingCount(store.db, CHANGE_OUTBOX)).toBe(100);
 
     // The dispatcher's maintenance hands the lost range over again.
-    expect(await redispatchStaleChanges(store.db, 0)).toBe(100);
-    await dispatchChanges(store.db, inProcessChangeSink(store.db));
-    expect(await pendingChanges(store.db)).toBe(0);
+    expect(await redispatchStale(store.db, CHANGE_OUTBOX, 0)).toBe(100);
+    await dispatchChanges(store.db, changeSink(store.db));
+    expect(await pendingCount(store.db, CHANGE_OUTBOX)).toBe(0);
     const logged = await loggedByCode(store.db, summary.runId);
     expect(logged[crpa]).toEqual(expected);
     expect(await logSize(store.db)).toBe(expectedTotal);

@@ -1,10 +1,11 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ingestLegi } from "../../ingest/commands.ts";
+import { ingestLegi } from "../../ingest/load.ts";
 import { resolveLegiSnapshot } from "../../ingest/sources/legi/snapshot.ts";
-import type { ChangeEvent } from "../../services/changes/derive.ts";
+import { withChangesDelivered } from "../../services/jobs/change-log-job.ts";
 import { writeChangeBatch } from "../../services/store/change-log.ts";
+import type { ChangeEvent } from "../../services/store/change-outbox.ts";
 import {
   type ApiResponse,
   call,
@@ -76,7 +77,7 @@ describe("change tracking over the API (embedded)", () => {
       sourceVersion: "test",
       runId: 1,
     };
-    expect(await writeChangeBatch(api.store.db, { firstId: 0, lastId: 0, events: [event] })).toBe(1);
+    expect(await writeChangeBatch(api.store.db, { firstId: 0, lastId: 0, items: [event] })).toBe(1);
   };
 
   beforeAll(async () => {
@@ -85,7 +86,9 @@ describe("change tracking over the API (embedded)", () => {
     const older = await resolveLegiSnapshot({ version: "2.229.0", cacheDir: SNAPSHOT_CACHE });
     const newer = await resolveLegiSnapshot({ cacheDir: SNAPSHOT_CACHE });
     for (const snapshot of [older, newer])
-      await ingestLegi(api.store.db, api.ctx.config, { path: path.dirname(snapshot.dataDir), codes: [CRPA] });
+      await withChangesDelivered(api.store.db, api.ctx.config, () =>
+        ingestLegi(api.store.db, api.ctx.config, { path: path.dirname(snapshot.dataDir), codes: [CRPA] }),
+      );
   }, 300_000);
   afterAll(async () => api?.close());
 

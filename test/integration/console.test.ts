@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey } from "../../services/access/keys.ts";
 import { SIGN_IN_LIMITS, UsageLimiter } from "../../services/access/rate-limits.ts";
 import { createApp } from "../../services/api/app.ts";
-import { COVERAGE_RULE } from "../../services/api/routes/coverage.ts";
+import { COVERAGE_RULE } from "../../services/presenters/catalogue.ts";
 import { setAccountRole } from "../../services/store/accounts.ts";
 import { PUBLIC_URL, startTestApi, type TestApi } from "../helpers/api.ts";
 import { ConsoleClient, visibleText } from "../helpers/console.ts";

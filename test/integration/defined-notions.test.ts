@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ingestCanonicalFile } from "../../ingest/commands.ts";
+import { ingestCanonicalFile } from "../../ingest/load.ts";
 import { parseConfig, repoRoot } from "../../services/core/config.ts";
 import { provisionsByPublicId } from "../../services/store/index-source.ts";
 import { searchStatisticsDrift } from "../../services/store/search-statistics.ts";

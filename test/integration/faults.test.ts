@@ -118,8 +118,8 @@ describe.skipIf(!privatePostgresAvailable() || !redisServerAvailable())(
         OUTBOX_REDISPATCH_SECONDS: "10",
         LOG_LEVEL: "info",
       };
-      const api = new ServiceProcess("services/api/server.ts", env, "listening on");
-      const worker = new ServiceProcess("ingest/worker.ts", env, "worker started");
+      const api = new ServiceProcess("services/runtime/server.ts", env, "listening on");
+      const worker = new ServiceProcess("services/runtime/worker.ts", env, "worker started");
       await api.start();
       await worker.start();
       await runCli(["projects", "create", "faults", "--plan", "scale"], env);

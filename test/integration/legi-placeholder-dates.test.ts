@@ -2,9 +2,9 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ChangeEvent } from "../../services/changes/derive.ts";
 import { repoRoot } from "../../services/core/config.ts";
 import { writeChangeBatch } from "../../services/store/change-log.ts";
+import type { ChangeEvent } from "../../services/store/change-outbox.ts";
 import { call, startTestApi, type TestApi } from "../helpers/api.ts";
 import { STORE_KINDS } from "../helpers/stores.ts";
 
@@ -57,7 +57,7 @@ describe.each(STORE_KINDS)("LEGI's placeholder date on %s", (kind) => {
       sourceVersion: "test",
       runId: 1,
     };
-    expect(await writeChangeBatch(api.store.db, { firstId: 0, lastId: 0, events: [event] })).toBe(1);
+    expect(await writeChangeBatch(api.store.db, { firstId: 0, lastId: 0, items: [event] })).toBe(1);
   }, 120_000);
   afterAll(async () => api?.close());
 

@@ -5,21 +5,21 @@ import { Queue, type Worker } from "bullmq";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { CanonicalDocumentInput } from "../../ingest/model.ts";
-import { parseDomainRules } from "../../ingest/pipeline/classify.ts";
 import { ingest } from "../../ingest/pipeline/ingest.ts";
-import { startDispatcher } from "../../ingest/queue/dispatcher.ts";
-import { indexProvisions } from "../../ingest/queue/index-jobs.ts";
+import { parseDomainRules } from "../../services/core/classify.ts";
 import {
   INDEX_QUEUE,
+  indexProvisions,
   indexPump,
-  inProcessSink,
-  queueSink,
+  indexSink,
   startIndexWorker,
-} from "../../ingest/queue/index-queue.ts";
+} from "../../services/jobs/index-job.ts";
+import { startDispatcher } from "../../services/jobs/outbox-dispatcher.ts";
 import { rebuildIndex, verifyIndex } from "../../services/search/indexer.ts";
 import { OpenSearchEngine } from "../../services/search/opensearch-engine.ts";
 import type { Database } from "../../services/store/database.ts";
-import { pendingCount } from "../../services/store/search-outbox.ts";
+import { pendingCount } from "../../services/store/outbox.ts";
+import { SEARCH_OUTBOX } from "../../services/store/search-outbox.ts";
 import { freePort, startRedis, stopProcess } from "../helpers/processes.ts";
 import { openTestStore, type TestStore } from "../helpers/stores.ts";
 
@@ -127,7 +127,7 @@ describe("queue-driven indexing (Postgres outbox → BullMQ on Redis → OpenSea
     queue = new Queue(INDEX_QUEUE, settings);
     queue.on("error", () => undefined);
     worker = startIndexWorker(store.db, engine, settings, logger);
-    dispatcher = startDispatcher([indexPump(store.db, queueSink(queue, store.db))], logger, 300);
+    dispatcher = startDispatcher([indexPump(store.db, indexSink(store.db, { queue }))], logger, 300);
   });
   afterAll(async () => {
     await dispatcher?.stop();
@@ -141,8 +141,8 @@ describe("queue-driven indexing (Postgres outbox → BullMQ on Redis → OpenSea
 
   it("indexes what ingest wrote, through the outbox and the queue", async () => {
     await load(store.db, act("Le contrôle fiscal est annuel."));
-    expect(await pendingCount(store.db)).toBe(3);
-    await until(async () => (await pendingCount(store.db)) === 0, "the outbox to drain");
+    expect(await pendingCount(store.db, SEARCH_OUTBOX)).toBe(3);
+    await until(async () => (await pendingCount(store.db, SEARCH_OUTBOX)) === 0, "the outbox to drain");
     await engine.refresh((await engine.aliasTargets())[0]!);
     expect((await search(engine, "contrôle fiscal")).hits.map((h) => h.publicId)).toEqual(["loi-file/3"]);
     expect(await verifyIndex(store.db, engine)).toMatchObject({ missing: [], stale: [], extra: [] });
@@ -154,32 +154,32 @@ describe("queue-driven indexing (Postgres outbox → BullMQ on Redis → OpenSea
       "SELECT public_id FROM search_outbox WHERE indexed_at IS NULL",
     );
     expect(rows.map((r) => r.public_id)).toEqual(["loi-file/3"]);
-    await until(async () => (await pendingCount(store.db)) === 0, "the change to be indexed");
+    await until(async () => (await pendingCount(store.db, SEARCH_OUTBOX)) === 0, "the change to be indexed");
     await engine.refresh((await engine.aliasTargets())[0]!);
     expect((await search(engine, "douanier")).hits.map((h) => h.publicId)).toEqual(["loi-file/3"]);
     expect((await search(engine, "contrôle fiscal")).hits).toEqual([]);
   });
 
   it("is idempotent: the same batch twice leaves the same index, and is queued once", async () => {
-    const batch = { firstId: 1, lastId: 3, publicIds: ["loi-file/1", "loi-file/2", "loi-file/3"] };
+    const batch = { firstId: 1, lastId: 3, items: ["loi-file/1", "loi-file/2", "loi-file/3"] };
     const [index] = await engine.aliasTargets();
     await indexProvisions(store.db, engine, batch);
     const once = await engine.hashes(index!);
     await indexProvisions(store.db, engine, batch);
     expect(await engine.hashes(index!)).toEqual(once);
-    const sink = queueSink(queue, store.db);
-    const probe = { firstId: 9_000_001, lastId: 9_000_001, publicIds: ["loi-file/1"] };
+    const sink = indexSink(store.db, { queue });
+    const probe = { firstId: 9_000_001, lastId: 9_000_001, items: ["loi-file/1"] };
     await sink(probe);
     await sink(probe);
     const jobs = await queue.getJobs(["waiting", "active", "completed", "delayed", "failed"]);
-    expect(jobs.filter((j) => j.id === "outbox-9000001-9000001")).toHaveLength(1);
+    expect(jobs.filter((j) => j.id === "index-provisions-9000001-9000001")).toHaveLength(1);
   });
 
   it("loses nothing while Redis is down: ingest succeeds, entries wait, and are indexed when it is back", async () => {
     await stopProcess(redis);
     await load(store.db, act("Le contrôle social est mensuel."));
     await dispatcher.flush();
-    expect(await pendingCount(store.db)).toBe(1);
+    expect(await pendingCount(store.db, SEARCH_OUTBOX)).toBe(1);
     const waiting = await store.db.query<{ dispatched_at: Date | null }>(
       "SELECT dispatched_at FROM search_outbox WHERE indexed_at IS NULL",
     );
@@ -187,7 +187,7 @@ describe("queue-driven indexing (Postgres outbox → BullMQ on Redis → OpenSea
 
     redis = await startRedis(port);
     await until(
-      async () => (await pendingCount(store.db)) === 0,
+      async () => (await pendingCount(store.db, SEARCH_OUTBOX)) === 0,
       "the entry to be indexed after Redis came back",
       60_000,
     );
@@ -219,7 +219,7 @@ describe("a rebuild racing with indexing jobs", () => {
           await indexProvisions(store.db, engine, {
             firstId: Math.min(...ids),
             lastId: Math.max(...ids),
-            publicIds: pending.rows.map((r) => r.public_id),
+            items: pending.rows.map((r) => r.public_id),
           });
         }
         return failed;
@@ -236,9 +236,9 @@ describe("a rebuild and the outbox", () => {
   it("marks what was waiting as done, since the new index holds it", async () => {
     await withStoreAndIndex("pglite", "rebuild_outbox", "lc-covered", async (store, engine) => {
       await load(store.db, act("Le contrôle couvert est inclus."));
-      expect(await pendingCount(store.db)).toBe(3);
+      expect(await pendingCount(store.db, SEARCH_OUTBOX)).toBe(3);
       await rebuildIndex(store.db, engine, { shards: 1, replicas: 0 });
-      expect(await pendingCount(store.db)).toBe(0);
+      expect(await pendingCount(store.db, SEARCH_OUTBOX)).toBe(0);
       expect(await verifyIndex(store.db, engine)).toMatchObject({ missing: [], stale: [], extra: [] });
     });
   });
@@ -250,13 +250,13 @@ describe("embedded indexing (PGlite, no Redis: the same jobs in-process)", () =>
       await rebuildIndex(store.db, engine, { shards: 1, replicas: 0 });
       await load(store.db, act("Le contrôle embarqué est quotidien."));
       const dispatcher = startDispatcher(
-        [indexPump(store.db, inProcessSink(store.db, engine))],
+        [indexPump(store.db, indexSink(store.db, { index: engine }))],
         pino({ level: "silent" }),
         60_000,
       );
       await dispatcher.flush();
       await dispatcher.stop();
-      expect(await pendingCount(store.db)).toBe(0);
+      expect(await pendingCount(store.db, SEARCH_OUTBOX)).toBe(0);
       await engine.refresh((await engine.aliasTargets())[0]!);
       expect((await search(engine, "quotidien")).hits.map((h) => h.publicId)).toEqual(["loi-file/3"]);
     });

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { Queue, Worker } from "bullmq";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { addRunJob, INGEST_QUEUE, runRequeuePump } from "../../ingest/runs/executors.ts";
+import { addRunJob, INGEST_QUEUE, runRequeuePump } from "../../services/jobs/ingest-run-job.ts";
 import { findIngestRun, queueIngestRun } from "../../services/store/ingest-runs.ts";
 import { openTestStore, type TestStore } from "../helpers/stores.ts";
 

@@ -4,8 +4,8 @@ import pg from "pg";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../services/api/app.ts";
-import type { AppContext } from "../../services/api/context.ts";
-import { buildContext } from "../../services/api/context-factory.ts";
+import { buildContext } from "../../services/runtime/build-context.ts";
+import type { AppContext } from "../../services/runtime/context.ts";
 import { call, expectEnvelope, startTestApi, type TestApi } from "../helpers/api.ts";
 
 /**

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { CanonicalDocumentInput } from "../../ingest/model.ts";
-import { parseDomainRules } from "../../ingest/pipeline/classify.ts";
 import { ingest } from "../../ingest/pipeline/ingest.ts";
+import { parseDomainRules } from "../../services/core/classify.ts";
 import { findIngestRun } from "../../services/store/ingest-runs.ts";
 import { corpusChecksum, openTestStore, STORE_KINDS, type TestStore } from "../helpers/stores.ts";
 

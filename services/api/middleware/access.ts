@@ -1,10 +1,12 @@
 import type { RequestHandler, Response } from "express";
+import { KeyUse } from "../../access/key-use.ts";
 import { authenticate, type Principal } from "../../access/keys.ts";
+import { PlanCache } from "../../access/plans.ts";
 import type { UsageDecision } from "../../access/rate-limits.ts";
 import type { Scope } from "../../access/scopes.ts";
 import { AppError } from "../../core/errors.ts";
-import { findPlan, type PlanRow, touchApiKey } from "../../store/access.ts";
-import type { AppContext } from "../context.ts";
+import type { AppContext } from "../../runtime/context.ts";
+import type { PlanRow } from "../../store/access.ts";
 
 function setLimitHeaders(res: Response, decision: UsageDecision) {
   res.set("x-ratelimit-limit", String(decision.limit));
@@ -45,19 +47,6 @@ export async function chargeExtra(
   return () => refund();
 }
 
-/** Plans change rarely; a short cache keeps them off the hot path. */
-function planCache(ctx: AppContext) {
-  const cache = new Map<string, { plan: PlanRow; until: number }>();
-  return async (name: string): Promise<PlanRow> => {
-    const hit = cache.get(name);
-    if (hit && hit.until > Date.now()) return hit.plan;
-    const plan = await findPlan(ctx.db, name);
-    if (!plan) throw new Error(`project plan ${name} does not exist`);
-    cache.set(name, { plan, until: Date.now() + 30_000 });
-    return plan;
-  };
-}
-
 export function principal(res: Response): Principal {
   return res.locals.principal as Principal;
 }
@@ -75,8 +64,8 @@ export function anonymousLimit(ctx: AppContext): RequestHandler {
  * then the scope. Requests without a valid key are limited per client address.
  */
 export function access(ctx: AppContext) {
-  const plans = planCache(ctx);
-  const lastTouched = new Map<number, number>();
+  const plans = new PlanCache(ctx.db);
+  const keyUse = new KeyUse(ctx.db, ctx.logger);
   return (scope: Scope, cost = 1): RequestHandler =>
     async (req, res, next) => {
       let who: Principal;
@@ -88,20 +77,14 @@ export function access(ctx: AppContext) {
       }
       res.locals.principal = who;
       res.locals.logFields = { key: who.lookupId, project: who.projectName };
-      const plan = await plans(who.plan);
+      const plan = await plans.get(who.plan);
       res.locals.plan = plan;
       setLimitHeaders(res, await ctx.limiter.consumeProject(who.projectId, plan, cost));
       ctx.usage.count(who.projectId, cost);
       if (!who.scopes.includes(scope)) {
         throw new AppError("forbidden", `This key lacks the ${scope} scope that this endpoint requires.`);
       }
-      // last_used_at is for people, not accounting: once a minute per key is enough.
-      if ((lastTouched.get(who.keyId) ?? 0) < Date.now() - 60_000) {
-        lastTouched.set(who.keyId, Date.now());
-        touchApiKey(ctx.db, who.keyId).catch((error) =>
-          ctx.logger.warn({ err: error }, "could not record key use"),
-        );
-      }
+      keyUse.seen(who.keyId);
       next();
     };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { controlCharacterAt, pathParameter, plainMessage } from "./validate.ts";
+import { controlCharacterAt } from "../../core/control-characters.ts";
+import { pathParameter, plainMessage } from "./validate.ts";
 
 describe("control characters in requests", () => {
   it("names the first field holding one, however deep, and which", () => {

@@ -1,7 +1,8 @@
 import type { RequestHandler, Response } from "express";
 import { z } from "zod";
+import { CONTROL_CHARACTER, controlCharacterAt, controlMessage } from "../../core/control-characters.ts";
 import { AppError } from "../../core/errors.ts";
-import { jsonTooDeep, MAX_JSON_DEPTH } from "../../core/json-depth.ts";
+import { deepBodyError } from "../../core/json-depth.ts";
 
 type Part = "query" | "params" | "body";
 
@@ -47,12 +48,6 @@ export function validate<S extends z.ZodType>(part: Part, schema: S): RequestHan
     next();
   };
 }
-
-/** Untrusted JSON nested thousands deep overflows the stack of whatever walks it next. */
-export const deepBodyError = (body: unknown): AppError | undefined =>
-  jsonTooDeep(body)
-    ? new AppError("invalid_request", `body: nests deeper than ${MAX_JSON_DEPTH} levels`, "body")
-    : undefined;
 
 const BODY_MESSAGE = "must be a JSON object, sent with Content-Type: application/json";
 
@@ -113,39 +108,10 @@ export function plainMessage(issue: z.core.$ZodRawIssue): string | undefined {
  */
 export const noQuery = (): RequestHandler => validate("query", z.object({}).strict());
 
-/**
- * Control characters: C0 but tab, line feed and carriage return, and DEL. No person writes them
- * in a query, a path or a question; PostgreSQL text cannot store NUL, and an escape character
- * (U+001B) searched for matches nothing. Refused here, in one place, with a 400 naming the field,
- * before any statement sees them.
- */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
-const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
-
-export const controlMessage = (character: string) =>
-  `must not contain a control character (found U+${character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")})`;
-
-/** Where a value holds a control character, as a path of keys, and which; or undefined. */
-export function controlCharacterAt(
-  value: unknown,
-  path: string[] = [],
-): { path: string[]; character: string } | undefined {
-  if (typeof value === "string") {
-    const found = CONTROL.exec(value);
-    return found ? { path, character: found[0] } : undefined;
-  }
-  if (value === null || typeof value !== "object") return undefined;
-  for (const [key, item] of Object.entries(value)) {
-    const found = controlCharacterAt(item, [...path, key]);
-    if (found) return found;
-  }
-  return undefined;
-}
-
 /** A path segment as the route read it, refused with a 400 naming it when it holds a control character. */
 export function pathParameter(value: string | string[] | undefined, name: string): string {
   const text = Array.isArray(value) ? value.join("/") : String(value ?? "");
-  const found = CONTROL.exec(text);
+  const found = CONTROL_CHARACTER.exec(text);
   if (found) throw new AppError("invalid_request", `${name}: ${controlMessage(found[0])}`, name);
   return text;
 }

@@ -1,5 +1,5 @@
-import { COVERAGE_RULE } from "../../api/routes/coverage.ts";
 import { DOMAINS } from "../../core/domains.ts";
+import { COVERAGE_RULE } from "../../presenters/catalogue.ts";
 import type { CorpusStats } from "../../store/stats.ts";
 import { count, type Html, html, when } from "../html.ts";
 import { type PageContext, page } from "./layout.ts";

@@ -1,4 +1,4 @@
-import { COVERAGE_RULE } from "../../api/routes/coverage.ts";
+import { COVERAGE_RULE } from "../../presenters/catalogue.ts";
 import type { CorpusStats } from "../../store/stats.ts";
 import { count, type Html, html } from "../html.ts";
 import { page } from "./layout.ts";

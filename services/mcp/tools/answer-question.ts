@@ -1,11 +1,12 @@
 import { z } from "zod";
 import {
-  answerBody,
-  answerResponseSchema,
+  answerQuestion,
+  ensurePlanAllowsAnswers,
   MAX_ANSWER_SOURCES,
   MAX_QUESTION_CHARS,
-} from "../../api/routes/answer.ts";
-import { domainSchema } from "../../core/domains.ts";
+} from "../../answer/service.ts";
+import { type Domain, domainSchema } from "../../core/domains.ts";
+import { answerResponseSchema, presentAnswer } from "../../presenters/answer.ts";
 import { defineTool } from "../tool.ts";
 
 /** Offered only to keys whose plan includes the answer endpoint (server.ts). */
@@ -36,5 +37,19 @@ export const answerQuestionTool = defineTool({
       .describe("Answer from the provisions in force that day, YYYY-MM-DD (default today)."),
   }),
   output: answerResponseSchema,
-  run: ({ ctx, who, plan, meta }, input) => answerBody(ctx, who, plan, input, meta, "mcp"),
+  run: async ({ ctx, who, plan, meta }, input) => {
+    ensurePlanAllowsAnswers(plan);
+    const outcome = await answerQuestion(
+      ctx,
+      who,
+      {
+        question: input.question,
+        domains: input.domains as Domain[] | undefined,
+        maxSources: input.max_sources,
+        asOf: input.as_of,
+      },
+      "mcp",
+    );
+    return presentAnswer(outcome, meta);
+  },
 });

@@ -1,17 +1,8 @@
 import { z } from "zod";
-import {
-  documentBody,
-  documentResponseSchema,
-  MAX_DOCUMENT_PAGE,
-  type TocNode,
-} from "../../api/routes/documents.ts";
+import { MAX_DOCUMENT_PAGE, readDocument } from "../../corpus/documents.ts";
+import { documentResponseSchema, presentDocument } from "../../presenters/document.ts";
 import { MAX_TOOL_RESULT_CHARS } from "../result-size.ts";
 import { defineTool } from "../tool.ts";
-
-/** The table of contents to `depth` levels: deeper sections are left out (ask with `section`). */
-export function pruneToc(nodes: TocNode[], depth: number): TocNode[] {
-  return nodes.map((node) => ({ ...node, sections: depth > 1 ? pruneToc(node.sections, depth - 1) : [] }));
-}
 
 export const getDocumentTool = defineTool({
   name: "get_document",
@@ -52,8 +43,8 @@ export const getDocumentTool = defineTool({
   }),
   output: documentResponseSchema,
   run: async ({ ctx, who, meta }, { id, include_toc, toc_depth, ...page }) => {
-    const body = await documentBody(ctx, who, id, { ...page, toc: include_toc }, meta);
-    if (body.data.toc) body.data.toc = pruneToc(body.data.toc, toc_depth);
+    const read = await readDocument(ctx.db, who, id, page);
+    const body = presentDocument(read, { ...page, toc: include_toc, tocDepth: toc_depth }, meta);
     // Cut the page short rather than send more than an agent can read at once.
     const provisions = body.data.provisions;
     let size = JSON.stringify(body).length;

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { provisionBody, provisionResponseSchema } from "../../api/routes/provisions.ts";
+import { readProvision } from "../../corpus/provisions.ts";
+import { presentProvision, provisionResponseSchema } from "../../presenters/provision.ts";
 import { defineTool } from "../tool.ts";
 
 export const getProvisionTool = defineTool({
@@ -19,5 +20,6 @@ export const getProvisionTool = defineTool({
     as_of: z.iso.date().optional().describe("Read the provision as in force on this day, YYYY-MM-DD."),
   }),
   output: provisionResponseSchema,
-  run: ({ ctx, who, meta }, input) => provisionBody(ctx, who, input.id, input.as_of, meta),
+  run: async ({ ctx, who, meta }, input) =>
+    presentProvision(await readProvision(ctx.db, who, input.id, input.as_of), meta),
 });

@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { changesBody, changesResponseSchema, MAX_CHANGES_LIMIT } from "../../api/routes/changes.ts";
-import { domainSchema } from "../../core/domains.ts";
+import { type Domain, domainSchema } from "../../core/domains.ts";
+import { CHANGE_KINDS, changesByEffectiveDate, MAX_CHANGES_LIMIT } from "../../corpus/changes.ts";
+import { changesResponseSchema, presentChangesPage } from "../../presenters/changes.ts";
 import { defineTool } from "../tool.ts";
 
 export const listChangesTool = defineTool({
@@ -13,7 +14,7 @@ export const listChangesTool = defineTool({
     since: z.iso.date().describe("Changes that took effect on or after this day, YYYY-MM-DD."),
     until: z.iso.date().optional().describe("…and on or before this day, YYYY-MM-DD."),
     kinds: z
-      .array(z.enum(["added", "amended", "repealed"]))
+      .array(z.enum(CHANGE_KINDS))
       .min(1)
       .optional()
       .describe("Only these kinds of change (default all)."),
@@ -33,5 +34,12 @@ export const listChangesTool = defineTool({
       .describe("page.next_cursor of the previous call, with the same other arguments."),
   }),
   output: changesResponseSchema,
-  run: ({ ctx, who, meta }, { kinds, ...input }) => changesBody(ctx, who, { ...input, kind: kinds }, meta),
+  run: async ({ ctx, who, meta }, { kinds, ...input }) => {
+    const page = await changesByEffectiveDate(ctx.db, who, {
+      ...input,
+      kind: kinds,
+      domains: input.domains as Domain[] | undefined,
+    });
+    return presentChangesPage(page, input.limit, meta);
+  },
 });

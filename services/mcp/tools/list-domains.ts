@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { domainsBody, domainsResponseSchema } from "../../api/routes/domains.ts";
+import { readDomains } from "../../corpus/catalogue.ts";
+import { domainsResponseSchema, presentDomains } from "../../presenters/catalogue.ts";
 import { defineTool } from "../tool.ts";
 
 export const listDomainsTool = defineTool({
@@ -10,5 +11,5 @@ export const listDomainsTool = defineTool({
   scope: "corpus:read",
   input: z.object({}),
   output: domainsResponseSchema,
-  run: ({ ctx, who, meta }) => domainsBody(ctx, who, meta),
+  run: async ({ ctx, who, meta }) => presentDomains(await readDomains(ctx.db, who), meta),
 });

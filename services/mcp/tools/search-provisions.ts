@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { searchBody } from "../../api/routes/search.ts";
-import { MAX_SEARCH_LIMIT, MAX_SEARCH_OFFSET, searchResponseSchema } from "../../api/schemas.ts";
-import { domainSchema } from "../../core/domains.ts";
+import { type Domain, domainSchema } from "../../core/domains.ts";
+import { MAX_SEARCH_LIMIT, MAX_SEARCH_OFFSET, searchCorpus } from "../../corpus/search.ts";
+import { presentSearch, searchResponseSchema } from "../../presenters/search.ts";
 import { defineTool } from "../tool.ts";
 
 export const searchProvisionsTool = defineTool({
@@ -50,5 +50,16 @@ export const searchProvisionsTool = defineTool({
     as_of: z.iso.date().optional().describe("The day in_force refers to, YYYY-MM-DD (default today)."),
   }),
   output: searchResponseSchema,
-  run: ({ ctx, who, meta }, input) => searchBody(ctx, who, { ...input, q: input.query }, meta),
+  run: async ({ ctx, who, meta }, input) => {
+    const outcome = await searchCorpus(ctx, who, {
+      q: input.query,
+      limit: input.limit,
+      offset: input.offset,
+      domains: input.domains as Domain[] | undefined,
+      document: input.document,
+      inForce: input.in_force,
+      asOf: input.as_of,
+    });
+    return presentSearch(outcome, input, meta);
+  },
 });

@@ -1,0 +1,138 @@
+import type { Domain } from "../../services/core/domains.ts";
+import { contentHash } from "../../services/core/hash.ts";
+import { numberKey } from "../../services/core/public-ids.ts";
+import type {
+  DocumentRow,
+  LinkRow,
+  ProvisionRow,
+  SectionRow,
+  VersionRow,
+} from "../../services/store/documents.ts";
+import type { CanonicalDocument, CanonicalProvision } from "../model.ts";
+
+/**
+ * The rows a canonical document becomes, column for column. Pure: persist.ts writes them
+ * and the ingest benchmark's COPY floor loads exactly the same ones.
+ */
+
+/** Covers everything but the snapshot label, so a new snapshot of an unchanged code is "unchanged". */
+export function documentHash(doc: CanonicalDocument): string {
+  const { source, ...content } = doc;
+  return contentHash({ source: { name: source.name, documentId: source.documentId }, content });
+}
+
+export function documentRow(
+  doc: CanonicalDocument,
+  domains: Domain[],
+  rulesHash: string,
+  runId: number,
+): DocumentRow {
+  return {
+    public_id: doc.publicId,
+    source: doc.source.name,
+    source_id: doc.source.documentId,
+    source_version: doc.source.version,
+    kind: doc.kind,
+    title: doc.title,
+    jurisdiction: doc.jurisdiction,
+    status: doc.status,
+    source_status: doc.sourceStatus,
+    effective_from: doc.effectiveFrom,
+    effective_to: doc.effectiveTo,
+    modified_on: doc.modifiedOn,
+    domains,
+    content_hash: documentHash(doc),
+    rules_hash: rulesHash,
+    last_run_id: runId,
+  };
+}
+
+/** Sections in document order with their depth in the tree. */
+export function sectionRows(doc: CanonicalDocument): SectionRow[] {
+  const depths = new Map<string, number>();
+  return doc.sections.map((s, position) => {
+    const depth = s.parentId ? (depths.get(s.parentId) ?? 0) + 1 : 0;
+    depths.set(s.id, depth);
+    return {
+      source_id: s.id,
+      parent_source_id: s.parentId,
+      position,
+      depth,
+      title: s.title,
+      status: s.status,
+      effective_from: s.effectiveFrom,
+      effective_to: s.effectiveTo,
+    };
+  });
+}
+
+/** Section id → headings from the top of the document down to that section. */
+export function sectionPaths(doc: CanonicalDocument): Map<string, string[]> {
+  const paths = new Map<string, string[]>();
+  for (const section of doc.sections) {
+    const parent = section.parentId ? (paths.get(section.parentId) ?? []) : [];
+    paths.set(section.id, [...parent, section.title]);
+  }
+  return paths;
+}
+
+export function provisionRow(
+  p: CanonicalProvision,
+  publicId: string,
+  position: number,
+  path: string[],
+  domains: string[],
+): ProvisionRow {
+  const row = {
+    public_id: publicId,
+    source_id: p.sourceId,
+    version_id: p.versionId,
+    number: p.number,
+    number_key: numberKey(p.number),
+    text: p.text,
+    text_html: p.html,
+    notes: p.notes,
+    status: p.status,
+    source_status: p.sourceStatus,
+    effective_from: p.effectiveFrom,
+    effective_to: p.effectiveTo,
+    section_source_id: p.sectionId,
+    section_path: path,
+    position,
+    domains,
+  };
+  // Position is left out: an article inserted earlier in the code must not make every later one "changed".
+  const { position: _order, ...content } = row;
+  return { ...row, content_hash: contentHash([content, p.versions, p.links]) };
+}
+
+export function versionRows(provisionId: number, p: CanonicalProvision): VersionRow[] {
+  return p.versions.map((v) => ({
+    provision_id: provisionId,
+    version_id: v.versionId,
+    label: v.label,
+    status: v.status,
+    source_status: v.sourceStatus,
+    effective_from: v.effectiveFrom,
+    effective_to: v.effectiveTo,
+    text: v.text,
+    repealed_on: v.repealedOn,
+  }));
+}
+
+export function linkRows(provisionId: number, p: CanonicalProvision): LinkRow[] {
+  return p.links.map((l, position) => ({
+    provision_id: provisionId,
+    position,
+    act_id: l.actId,
+    act_title: l.actTitle,
+    act_kind: l.actKind,
+    relation: l.relation,
+    direction: l.direction,
+    act_article_id: l.actArticleId,
+    act_article_number: l.actArticleNumber,
+    act_published_on: l.publishedOn,
+    act_signed_on: l.signedOn,
+    effective_on: l.effectiveOn,
+  }));
+}

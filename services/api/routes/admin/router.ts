@@ -1,0 +1,57 @@
+import express, { Router } from "express";
+import { AppError } from "../../../core/errors.ts";
+import { ingestRunRequestSchema } from "../../../jobs/ingest-run-request.ts";
+import { presentRun } from "../../../presenters/ingest-run.ts";
+import type { AppContext } from "../../../runtime/context.ts";
+import { findIngestRun, listIngestRuns, queueIngestRun } from "../../../store/ingest-runs.ts";
+import { meta } from "../../envelope.ts";
+import { type access, principal } from "../../middleware/access.ts";
+import { noQuery, parsed, validate } from "../../middleware/validate.ts";
+
+/** A canonical file can hold a long act: the admin routes take up to 10 MB, every other route 64 kB. */
+export const MAX_ADMIN_BODY_BYTES = 10 * 1024 * 1024;
+
+const MAX_INTEGER = 2 ** 31 - 1;
+
+/** Corpus editors submit ingest runs and follow them (scope `ingest:write`). */
+export function adminRouter(ctx: AppContext, guard: ReturnType<typeof access>): Router {
+  const write = guard("ingest:write");
+  return Router()
+    .post(
+      "/admin/ingest-runs",
+      write,
+      express.json({ limit: MAX_ADMIN_BODY_BYTES }),
+      noQuery(),
+      validate("body", ingestRunRequestSchema),
+      async (_req, res) => {
+        const request = parsed(res, "body", ingestRunRequestSchema);
+        const id = await queueIngestRun(ctx.db, {
+          source: request.source,
+          request,
+          requestedBy: principal(res).lookupId,
+        });
+        // Recorded first: if the queue does not take the run now, the worker's sweep queues it later.
+        if (!(await ctx.runs.submit(id)))
+          ctx.logger.warn(
+            { runId: id },
+            "ingest run recorded, but Redis did not take its job: the worker will queue it",
+          );
+        const run = (await findIngestRun(ctx.db, id))!;
+        res
+          .status(202)
+          .location(`/api/v1/admin/ingest-runs/${id}`)
+          .json({ data: presentRun(run), meta: meta(res) });
+      },
+    )
+    .get("/admin/ingest-runs", write, noQuery(), async (_req, res) => {
+      const runs = await listIngestRuns(ctx.db, 50);
+      res.json({ data: runs.map(presentRun), meta: meta(res) });
+    })
+    .get("/admin/ingest-runs/:id", write, noQuery(), async (req, res) => {
+      // Run ids are Postgres integers: anything else ("1e3", 2^53) names no run.
+      const id = /^\d{1,10}$/.test(String(req.params.id)) ? Number(req.params.id) : 0;
+      const run = id >= 1 && id <= MAX_INTEGER ? await findIngestRun(ctx.db, id) : undefined;
+      if (!run) throw new AppError("not_found", `No ingest run ${req.params.id}.`);
+      res.json({ data: presentRun(run), meta: meta(res) });
+    });
+}

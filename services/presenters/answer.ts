@@ -1,0 +1,86 @@
+import { z } from "zod";
+import { type AnswerOutcome, INSUFFICIENT_NOTE } from "../answer/service.ts";
+import { filterBlock, filterSchema, type Meta, metaSchema, provisionUrl } from "./envelope.ts";
+
+/** An answer: its sentences with the provisions each comes from, and every source retrieved. */
+
+const sourceSchema = z.object({
+  id: z.string().meta({ example: "code-du-travail/L1221-19" }),
+  document: z.object({ id: z.string(), title: z.string() }),
+  number: z.string(),
+  status: z.string(),
+  effective_from: z.string().nullable(),
+  effective_to: z.string().nullable(),
+  cited: z.boolean().meta({ description: "True when an answer sentence cites it." }),
+  excerpt: z
+    .string()
+    .meta({ description: "The cited sentences, verbatim; or the start of an uncited source." }),
+  url: z.string(),
+});
+
+export const answerResponseSchema = z
+  .object({
+    data: z.object({
+      question: z.string(),
+      answer: z.object({
+        text: z
+          .string()
+          .meta({ description: "The sentences, joined. Empty when the evidence is insufficient." }),
+        sentences: z
+          .array(
+            z.object({
+              text: z.string(),
+              citations: z
+                .array(z.string())
+                .min(1)
+                .meta({ description: "Public ids of the sources it comes from." }),
+            }),
+          )
+          .meta({
+            description: "Each sentence with the provisions it comes from (extractive: copied verbatim).",
+          }),
+      }),
+      evidence: z.enum(["sufficient", "insufficient"]),
+      evidence_note: z
+        .string()
+        .nullable()
+        .meta({ description: "When the evidence is insufficient: what that means and what to do." }),
+      sources: z.array(sourceSchema),
+      composer: z.enum(["extractive", "generative"]),
+      fallback_reason: z
+        .string()
+        .nullable()
+        .meta({ description: "Why a generative answer was refused and the extractive one given instead." }),
+      as_of: z.string(),
+    }),
+    filter: filterSchema.optional(),
+    meta: metaSchema,
+  })
+  .meta({ id: "AnswerResponse" });
+
+export function presentAnswer(outcome: AnswerOutcome, meta: Meta): z.infer<typeof answerResponseSchema> {
+  return {
+    data: {
+      question: outcome.question,
+      answer: { text: outcome.sentences.map((s) => s.text).join(" "), sentences: outcome.sentences },
+      evidence: outcome.evidence,
+      evidence_note: outcome.evidence === "insufficient" ? INSUFFICIENT_NOTE : null,
+      sources: outcome.sources.map((s) => ({
+        id: s.publicId,
+        document: { id: s.document.publicId, title: s.document.title },
+        number: s.number,
+        status: s.status,
+        effective_from: s.effectiveFrom,
+        effective_to: s.effectiveTo,
+        cited: s.cited,
+        excerpt: s.excerpt,
+        url: provisionUrl(s.publicId),
+      })),
+      composer: outcome.composer,
+      fallback_reason: outcome.fallbackReason,
+      as_of: outcome.asOf,
+    },
+    ...filterBlock(outcome.filter, outcome.filterMode),
+    meta,
+  };
+}
