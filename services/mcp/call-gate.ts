@@ -4,7 +4,7 @@ import { AppError } from "../core/errors.ts";
  * What one MCP request may take of the service: at most `concurrency` tool calls at once (a batch
  * of a hundred searches must not fill the connection pool every other request shares), none
  * started after its time budget ends, and none at all once its client has left. One per request
- * (services/api/routes/mcp.ts); tool handlers run through it (server.ts).
+ * (services/api/routes/mcp/router.ts); tool handlers run through it (server.ts).
  */
 export class CallGate {
   private running = 0;

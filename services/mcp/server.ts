@@ -15,7 +15,7 @@ import { TOOLS } from "./tools/index.ts";
 
 /**
  * The MCP server for one request (stateless: a fresh server and transport each time, see
- * services/api/routes/mcp.ts), bound to the calling key. Tools, resources and instructions all
+ * services/api/routes/mcp/router.ts), bound to the calling key. Tools, resources and instructions all
  * read the corpus through the same functions as the HTTP API.
  */
 

@@ -110,7 +110,9 @@ describe("layers (docs/ARCHITECTURE.md)", () => {
   const found = violations();
 
   it("every folder under services/, ingest/ and cli/ belongs to a layer with rules", () => {
-    const unknown = [...sourceFiles("services"), ...sourceFiles("ingest"), ...sourceFiles("cli")].filter((file) => !layerOf(file));
+    const unknown = [...sourceFiles("services"), ...sourceFiles("ingest"), ...sourceFiles("cli")].filter(
+      (file) => !layerOf(file),
+    );
     expect(unknown).toEqual([]);
     for (const [, layer] of LAYERS) expect(RULES[layer], layer).toBeDefined();
   });

@@ -13,10 +13,10 @@ import { assignProvisionIds } from "../../services/core/public-ids.ts";
 import { CopyTable } from "./copy-text.ts";
 
 /**
- * The rows `services/store/documents.ts` writes for a first ingest into an empty store, computed
+ * The rows `ingest/pipeline/persist.ts` writes for a first ingest into an empty store, computed
  * the cheapest way: the same adapter, classification, public ids and content hashes, but no zod
  * validation, no JSON round trip through jsonb_to_recordset, no per-document transactions.
- * Rows come from services/store/corpus-rows.ts, as in documents.ts; the benchmark still checks
+ * Rows come from ingest/pipeline/rows.ts, as in persist.ts; the benchmark still checks
  * that both paths stored identical rows.
  */
 

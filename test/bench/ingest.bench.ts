@@ -70,7 +70,7 @@ if (mismatches.length === 0) {
   for (const line of mismatches) console.log(`Rows check FAILED: ${line}`);
   console.log(
     "The variants did not store the same rows, so the ratios mean nothing: bring test/bench/floor-rows.ts " +
-      "in step with what services/store/documents.ts writes.",
+      "in step with what ingest/pipeline/persist.ts writes.",
   );
 }
 

@@ -8,7 +8,7 @@ import type { BenchQuery } from "./queries.ts";
  * and machines stay comparable; `queryListProblems` checks each list keeps to its kind.
  */
 
-/** The API refuses a longer `q` (services/api/schemas.ts). */
+/** The API refuses a longer `q` (services/api/routes/search/schema.ts). */
 export const MAX_QUERY_LENGTH = 500;
 /** A natural question, as the issue defines it. */
 export const QUESTION_WORDS = { min: 8, max: 15 } as const;

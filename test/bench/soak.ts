@@ -78,7 +78,11 @@ async function main() {
     LOG_LEVEL: "warn",
   };
   const api = new ServiceProcess("services/runtime/server.ts", env, "listening on");
-  const worker = new ServiceProcess("ingest/worker.ts", { ...env, LOG_LEVEL: "info" }, "worker started");
+  const worker = new ServiceProcess(
+    "services/runtime/worker.ts",
+    { ...env, LOG_LEVEL: "info" },
+    "worker started",
+  );
   try {
     console.log(`soak: loading ${CODES.length} codes into server Postgres…`);
     const loaded = await runCli(["ingest", "legi", "--codes", ...CODES], env);

@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 
 /**
  * The change log's expected content, computed straight from raw LEGI files with the rules the
- * README states, without the adapter or services/changes: the oracle the change-tracking test
- * compares the store with. Keys are `<article cid>|<kind>|<version id>` (renumberings:
+ * README states, without the adapter or ingest/pipeline/derive-changes.ts: the oracle the
+ * change-tracking test compares the store with. Keys are `<article cid>|<kind>|<version id>` (renumberings:
  * `<cid>|renumbered|<old>|<new>`), counted per kind.
  */
 
