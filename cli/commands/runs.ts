@@ -2,13 +2,9 @@ import path from "node:path";
 import type { Command } from "commander";
 import { readJsonFile } from "../../ingest/sources/read-json.ts";
 import { AppError } from "../../services/core/errors.ts";
+import { submitIngestRun } from "../../services/jobs/ingest-run-job.ts";
 import { type IngestRunRequest, ingestRunRequestSchema } from "../../services/jobs/ingest-run-request.ts";
-import {
-  findIngestRun,
-  type IngestRun,
-  listIngestRuns,
-  queueIngestRun,
-} from "../../services/store/ingest-runs.ts";
+import { findIngestRun, type IngestRun, listIngestRuns } from "../../services/store/ingest-runs.ts";
 import { table } from "../output.ts";
 import { progressReporter } from "../progress.ts";
 import type { CliRuntime } from "../runtime.ts";
@@ -60,10 +56,10 @@ export function addRunsCommands(program: Command, rt: CliRuntime) {
         "nothing here runs submitted ingest runs: set REDIS_URL (a worker runs them), start the server (it runs them when embedded), or load directly with `corpus ingest`",
       );
     }
-    const id = await rt.withStore((db) =>
-      queueIngestRun(db, { source: request.source, request: checked.data, requestedBy: "cli" }),
+    const { run, handedOver } = await rt.withStore((db) =>
+      submitIngestRun(db, executor, checked.data, "cli"),
     );
-    const handedOver = await executor.submit(id);
+    const id = run.id;
     rt.out(
       handedOver
         ? `Run ${id} queued (${executor.kind === "queue" ? "the worker will run it" : "the server runs it"}). Follow it: corpus runs show ${id} --wait`

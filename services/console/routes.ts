@@ -2,10 +2,11 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import express, { type ErrorRequestHandler, type RequestHandler, type Response, Router } from "express";
 import { AppError } from "../core/errors.ts";
+import { readCoverage } from "../corpus/catalogue.ts";
 import type { AppContext } from "../runtime/context.ts";
 import { recentChanges } from "../store/change-log.ts";
 import { listIngestRuns } from "../store/ingest-runs.ts";
-import { type CorpusStats, corpusStats } from "../store/stats.ts";
+import type { CorpusStats } from "../store/stats.ts";
 import { credentialsSchema, endSession, signIn, signUp, startSession } from "./accounts.ts";
 import { currentAccount, fieldErrors } from "./forms.ts";
 import { html } from "./html.ts";
@@ -39,7 +40,7 @@ export function consoleRouter(ctx: AppContext, anonymousLimit: RequestHandler): 
   let cached: { stats: CorpusStats; until: number } | undefined;
   const stats = async () => {
     if (!cached || cached.until < Date.now())
-      cached = { stats: await corpusStats(ctx.db), until: Date.now() + COVERAGE_CACHE_MS };
+      cached = { stats: await readCoverage(ctx.db), until: Date.now() + COVERAGE_CACHE_MS };
     return cached.stats;
   };
   // The landing page: the same for everyone, cacheable like the public coverage page.

@@ -98,7 +98,7 @@ export function loadDomainRules(file: string): DomainRules {
 /**
  * What classification reads of a document: its ids and title, its section headings and the
  * section each provision sits in. A canonical document (ingest) is one; so is a bare title
- * (search's best_effort filter, services/search/best-effort.ts).
+ * (search's best_effort filter, services/search/title-classifier.ts).
  */
 export interface ClassifiableDocument {
   publicId: string;

@@ -22,7 +22,7 @@ export const NO_TEXT_NOTE =
   "The source gives only the text in force when its snapshot was taken; we hold a version's text when a snapshot we loaded had that version as current.";
 
 /** The provision with this public id (or LEGI id), if the key may read it; else not_found or forbidden. */
-export async function readableProvision(db: Database, who: Principal, id: string): Promise<ProvisionRecord> {
+async function readableProvision(db: Database, who: Principal, id: string): Promise<ProvisionRecord> {
   const provision = await findProvision(db, id);
   if (!provision)
     throw new AppError(

@@ -1,7 +1,7 @@
 import type { Principal } from "../access/keys.ts";
-import type { TitleClassifier } from "../search/best-effort.ts";
 import type { SearchEngine } from "../search/engine.ts";
 import { type SearchOutcome, type SearchRequest, searchProvisions } from "../search/service.ts";
+import type { TitleClassifier } from "../search/title-classifier.ts";
 import { documentPublicId } from "../store/corpus-queries.ts";
 import type { Database } from "../store/database.ts";
 import { unknownDocument } from "./documents.ts";

@@ -27,7 +27,7 @@ import { type QueueSettings, queueSettings, workerOptions } from "./queues.ts";
  */
 export const CHANGES_QUEUE = "changes";
 
-export const CHANGE_JOB = {
+const CHANGE_JOB = {
   name: "write-changes",
   options: {
     attempts: 10,
@@ -83,7 +83,7 @@ const DELIVERY_TIMEOUT_MS = 10_000;
  * After an ingest run: hand its change events over at once, to the queue when Redis is
  * configured, else to the writer in this process. Returns how many events went.
  */
-export async function deliverChanges(db: Database, config: Config, logger: Logger): Promise<number> {
+async function deliverChanges(db: Database, config: Config, logger: Logger): Promise<number> {
   const settings = queueSettings(config);
   if (!settings) return dispatchChanges(db, changeSink(db));
   const queue = new Queue(CHANGES_QUEUE, settings);

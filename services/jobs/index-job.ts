@@ -16,7 +16,7 @@ import { type QueueSettings, workerOptions } from "./queues.ts";
  */
 export const INDEX_QUEUE = "index";
 
-export const INDEX_JOB = {
+const INDEX_JOB = {
   name: "index-provisions",
   options: {
     /** Attempts before a job is left failed for a person to look at (default 10). */

@@ -9,11 +9,13 @@ import type { Database } from "../store/database.ts";
 import {
   findIngestRun,
   finishIngestRun,
+  type IngestRun,
+  queueIngestRun,
   unfinishedSubmittedRuns,
   waitingRuns,
 } from "../store/ingest-runs.ts";
 import { withChangesDelivered } from "./change-log-job.ts";
-import { ingestRunRequestSchema } from "./ingest-run-request.ts";
+import { type IngestRunRequest, ingestRunRequestSchema } from "./ingest-run-request.ts";
 import type { OutboxPump } from "./outbox-dispatcher.ts";
 import { type QueueSettings, workerOptions } from "./queues.ts";
 
@@ -35,12 +37,28 @@ export interface RunExecutor {
   close(): Promise<void>;
 }
 
+/**
+ * Records a run a corpus editor asked for and hands it to the executor. Recorded first: if the
+ * queue does not take it now (Redis unreachable), the worker's sweep queues it later
+ * (runRequeuePump). `handedOver` says whether the executor took it now.
+ */
+export async function submitIngestRun(
+  db: Database,
+  executor: RunExecutor,
+  request: IngestRunRequest,
+  requestedBy: string,
+): Promise<{ run: IngestRun; handedOver: boolean }> {
+  const id = await queueIngestRun(db, { source: request.source, request, requestedBy });
+  const handedOver = await executor.submit(id);
+  return { run: (await findIngestRun(db, id))!, handedOver };
+}
+
 /** How long a submission waits for Redis before it leaves the run to the worker's sweep. */
-export const SUBMIT_WAIT_MS = 3000;
+const SUBMIT_WAIT_MS = 3000;
 
 export const INGEST_QUEUE = "ingest";
 
-export const INGEST_JOB_OPTIONS = {
+const INGEST_JOB_OPTIONS = {
   /** A run that fails on bad input fails at once; one that dies with its worker is retried (default 3). */
   attempts: 3,
   backoff: { type: "exponential" as const, delay: 5000 },
@@ -194,7 +212,7 @@ export function startIngestWorker(
  * Executes a queued run, whoever runs it (the worker, the embedded server). Running it again after
  * a crash reaches the same final state: documents already written are unchanged the second time.
  */
-export async function executeIngestRun(
+async function executeIngestRun(
   db: Database,
   config: Config,
   runId: number,

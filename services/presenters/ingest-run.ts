@@ -4,7 +4,7 @@ import { metaSchema } from "./envelope.ts";
 
 /** An ingest run, as corpus editors follow it. */
 
-export const ingestRunSchema = z
+const ingestRunSchema = z
   .object({
     id: z.number(),
     status: z.enum(["queued", "running", "succeeded", "failed"]),

@@ -12,7 +12,7 @@ import {
   provisionUrl,
 } from "./envelope.ts";
 
-export const searchHitSchema = z
+const searchHitSchema = z
   .object({
     id: z.string().meta({ example: "code-du-travail/L1237-1-1" }),
     number: z.string(),

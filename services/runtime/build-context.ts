@@ -7,9 +7,9 @@ import { UsageMeter } from "../access/usage-meter.ts";
 import type { Config } from "../core/config.ts";
 import { inProcessExecutor, queueExecutor, type RunExecutor } from "../jobs/ingest-run-job.ts";
 import { queueSettings } from "../jobs/queues.ts";
-import { rulesLoader, TitleClassifier } from "../search/best-effort.ts";
 import { createSearchEngine } from "../search/engines.ts";
 import { Synonyms } from "../search/synonyms.ts";
+import { rulesLoader, TitleClassifier } from "../search/title-classifier.ts";
 import type { Database } from "../store/database.ts";
 import type { AppContext } from "./context.ts";
 

@@ -4,9 +4,9 @@ import type { UsageLimiter } from "../access/rate-limits.ts";
 import type { UsageMeter } from "../access/usage-meter.ts";
 import type { Config } from "../core/config.ts";
 import type { RunExecutor } from "../jobs/ingest-run-job.ts";
-import type { TitleClassifier } from "../search/best-effort.ts";
 import type { SearchEngine } from "../search/engine.ts";
 import type { Synonyms } from "../search/synonyms.ts";
+import type { TitleClassifier } from "../search/title-classifier.ts";
 import type { Database } from "../store/database.ts";
 
 /** Everything a request handler may use; built once by the server (or a test) and passed in. */

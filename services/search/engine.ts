@@ -4,6 +4,7 @@ import type { Domain } from "../core/domains.ts";
  * One interface for every search engine: Postgres full-text search (embedded default), and the
  * Elasticsearch and OpenSearch engines for scale. The API depends on this and nothing below it.
  */
+
 /**
  * With `inForce: false`, a provision not in force on `asOf` (repealed, or not yet in force) weighs
  * this share of its score on every engine, so the law in force comes first among equals and an
@@ -20,7 +21,7 @@ export interface SearchQuery {
   domains: Domain[] | null;
   /**
    * With a domain filter: unclassified provisions of these documents are candidates too
-   * (best_effort; see services/search/best-effort.ts). Empty or absent: exact filtering only.
+   * (best_effort; see services/search/title-classifier.ts). Empty or absent: exact filtering only.
    */
   unclassifiedDocuments?: string[];
   /** Only this document (public id); null: all. */

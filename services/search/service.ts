@@ -2,8 +2,8 @@ import { authorizeDomains, type DomainFilter } from "../access/domains.ts";
 import type { Principal } from "../access/keys.ts";
 import type { Domain } from "../core/domains.ts";
 import { AppError } from "../core/errors.ts";
-import type { TitleClassifier } from "./best-effort.ts";
 import type { SearchEngine, SearchResult } from "./engine.ts";
+import type { TitleClassifier } from "./title-classifier.ts";
 
 /**
  * The engine did not answer. Still the spec's internal_error (a server fault), but the message

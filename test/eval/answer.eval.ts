@@ -14,10 +14,10 @@ import { answerQuestion, questionRarity } from "../../services/answer/service.ts
 import { parseConfig, repoRoot } from "../../services/core/config.ts";
 import { inProcessExecutor } from "../../services/jobs/ingest-run-job.ts";
 import type { AppContext } from "../../services/runtime/context.ts";
-import { rulesLoader, TitleClassifier } from "../../services/search/best-effort.ts";
 import { PostgresSearchEngine } from "../../services/search/postgres-engine.ts";
 import { searchProvisions } from "../../services/search/service.ts";
 import { Synonyms } from "../../services/search/synonyms.ts";
+import { rulesLoader, TitleClassifier } from "../../services/search/title-classifier.ts";
 import { openStore } from "../../services/store/open.ts";
 import { readGuides } from "./eval-store.ts";
 import { foldsByGuide } from "./folds.ts";

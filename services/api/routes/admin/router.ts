@@ -1,9 +1,10 @@
 import express, { Router } from "express";
 import { AppError } from "../../../core/errors.ts";
+import { submitIngestRun } from "../../../jobs/ingest-run-job.ts";
 import { ingestRunRequestSchema } from "../../../jobs/ingest-run-request.ts";
 import { presentRun } from "../../../presenters/ingest-run.ts";
 import type { AppContext } from "../../../runtime/context.ts";
-import { findIngestRun, listIngestRuns, queueIngestRun } from "../../../store/ingest-runs.ts";
+import { findIngestRun, listIngestRuns } from "../../../store/ingest-runs.ts";
 import { meta } from "../../envelope.ts";
 import { type access, principal } from "../../middleware/access.ts";
 import { noQuery, parsed, validate } from "../../middleware/validate.ts";
@@ -25,21 +26,15 @@ export function adminRouter(ctx: AppContext, guard: ReturnType<typeof access>): 
       validate("body", ingestRunRequestSchema),
       async (_req, res) => {
         const request = parsed(res, "body", ingestRunRequestSchema);
-        const id = await queueIngestRun(ctx.db, {
-          source: request.source,
-          request,
-          requestedBy: principal(res).lookupId,
-        });
-        // Recorded first: if the queue does not take the run now, the worker's sweep queues it later.
-        if (!(await ctx.runs.submit(id)))
+        const { run, handedOver } = await submitIngestRun(ctx.db, ctx.runs, request, principal(res).lookupId);
+        if (!handedOver)
           ctx.logger.warn(
-            { runId: id },
+            { runId: run.id },
             "ingest run recorded, but Redis did not take its job: the worker will queue it",
           );
-        const run = (await findIngestRun(ctx.db, id))!;
         res
           .status(202)
-          .location(`/api/v1/admin/ingest-runs/${id}`)
+          .location(`/api/v1/admin/ingest-runs/${run.id}`)
           .json({ data: presentRun(run), meta: meta(res) });
       },
     )
