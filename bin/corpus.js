@@ -3,4 +3,4 @@
 import { register } from "tsx/esm/api";
 
 register();
-await import("../cli/main.ts");
+await import("../services/runtime/cli.ts");

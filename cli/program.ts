@@ -14,7 +14,7 @@ import type { CliRuntime } from "./runtime.ts";
 const VERSION = (JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string })
   .version;
 
-/** The `corpus` command line, run standalone (cli/main.ts) or inside the server (admin socket). */
+/** The `corpus` command line, run standalone (services/runtime/cli.ts) or inside the server (admin socket). */
 export function buildCli(rt: CliRuntime): Command {
   const program = new Command("corpus")
     .description("Legal corpus administration: ingest, statistics, projects and API keys.")

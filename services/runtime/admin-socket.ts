@@ -1,8 +1,8 @@
 import { chmodSync, rmSync } from "node:fs";
 import http from "node:http";
-import { type AdminLine, adminSocketPath } from "../../cli/admin-client.ts";
 import { runCommand } from "../../cli/run.ts";
 import type { CliRuntime } from "../../cli/runtime.ts";
+import { type AdminLine, adminSocketPath } from "./admin-client.ts";
 import type { AppContext } from "./context.ts";
 
 /**

@@ -14,6 +14,36 @@ import type { Database } from "../store/database.ts";
 import type { AppContext } from "./context.ts";
 
 /**
+ * The rate-limit counters the configuration names: in Redis (shared by every process of a
+ * deployment), else in this process. `failFast` (servers): while Redis is down, a request is
+ * counted in memory at once rather than waiting; a command line waits for Redis instead.
+ */
+export function createLimiter(
+  config: Config,
+  logger: Logger,
+  options: { limits?: ConstructorParameters<typeof UsageLimiter>[3]; failFast?: boolean } = {},
+): { limiter: UsageLimiter; close(): void } {
+  const failFast = options.failFast ?? true;
+  const redis = config.REDIS_URL
+    ? new Redis(config.REDIS_URL, {
+        enableOfflineQueue: !failFast,
+        maxRetriesPerRequest: 1,
+        lazyConnect: false,
+      })
+    : null;
+  redis?.on("error", (error) =>
+    logger.warn({ err: error }, "Redis error: rate limits are counted per process until it is back"),
+  );
+  const limiter = new UsageLimiter(
+    redis,
+    (error) => logger.warn({ err: error }, "rate limits fell back to per-process memory"),
+    config.REDIS_PREFIX,
+    options.limits,
+  );
+  return { limiter, close: () => redis?.disconnect() };
+}
+
+/**
  * Builds the request context from configuration: the one place that picks implementations, for
  * the server and for the integration tests' servers alike.
  */
@@ -28,23 +58,8 @@ export async function buildContext(
     runs?: RunExecutor;
   } = {},
 ): Promise<AppContext & { close: () => Promise<void> }> {
-  const redis = config.REDIS_URL
-    ? new Redis(config.REDIS_URL, {
-        // Fail fast when Redis is down so the in-memory insurance limiter answers at once.
-        enableOfflineQueue: false,
-        maxRetriesPerRequest: 1,
-        lazyConnect: false,
-      })
-    : null;
-  redis?.on("error", (error) =>
-    logger.warn({ err: error }, "Redis error: rate limits are counted per process until it is back"),
-  );
-  const limiter = new UsageLimiter(
-    redis,
-    (error) => logger.warn({ err: error }, "rate limits fell back to per-process memory"),
-    config.REDIS_PREFIX,
-    options.limits,
-  );
+  const rateLimits = createLimiter(config, logger, { limits: options.limits });
+  const limiter = rateLimits.limiter;
   const synonyms = Synonyms.load(config.SEARCH_SYNONYMS);
   // Searches run under a statement timeout (server Postgres), on connections of their own.
   const search = await createSearchEngine(
@@ -81,7 +96,7 @@ export async function buildContext(
       await stopListening();
       await runs.close();
       await search.close();
-      redis?.disconnect();
+      rateLimits.close();
     },
   };
 }

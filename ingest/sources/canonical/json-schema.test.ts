@@ -6,7 +6,7 @@ import { CANONICAL_FORMAT } from "./format.ts";
 import { canonicalJsonSchema } from "./json-schema.ts";
 
 const SCHEMA_FILE = fileURLToPath(new URL("../../../docs/canonical-document.schema.json", import.meta.url));
-const REGENERATE = "npx tsx cli/main.ts schema > docs/canonical-document.schema.json";
+const REGENERATE = "npx tsx services/runtime/cli.ts schema > docs/canonical-document.schema.json";
 
 const fixture = (name: string): unknown =>
   JSON.parse(

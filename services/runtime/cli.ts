@@ -1,25 +1,26 @@
-import { keyHashSecret } from "../services/access/key-hash-secret.ts";
-import { UsageLimiter } from "../services/access/rate-limits.ts";
-import { config } from "../services/core/config.ts";
-import { queueExecutor, type RunExecutor } from "../services/jobs/ingest-run-job.ts";
-import { queueSettings } from "../services/jobs/queues.ts";
-import type { Database } from "../services/store/database.ts";
-import { openStore } from "../services/store/open.ts";
+import { pino } from "pino";
+import { runCommand } from "../../cli/run.ts";
+import type { CliRuntime } from "../../cli/runtime.ts";
+import { keyHashSecret } from "../access/key-hash-secret.ts";
+import { config } from "../core/config.ts";
+import { queueExecutor, type RunExecutor } from "../jobs/ingest-run-job.ts";
+import { queueSettings } from "../jobs/queues.ts";
+import type { Database } from "../store/database.ts";
+import { openStore } from "../store/open.ts";
 import { forwardToServer } from "./admin-client.ts";
-import { runCommand } from "./run.ts";
-import type { CliRuntime } from "./runtime.ts";
+import { createLimiter } from "./build-context.ts";
 
 const storeDescription = (kind: "pg" | "pglite", location: string) =>
   kind === "pg" ? `Postgres at ${location}` : `embedded (PGlite) in ${location}`;
 
 /**
- * `npx corpus …`. Opens the store itself; when a running server holds the embedded store, the
+ * `npx corpus …` (bin/corpus.js): the commands of cli/ on a runtime of their own. Opens the store itself; when a running server holds the embedded store, the
  * command is handed to that server over its local admin socket and runs there.
  */
 function standaloneRuntime(): CliRuntime & { close(): Promise<void> } {
   const cfg = config();
   let db: Promise<Database> | undefined;
-  let redis: import("ioredis").Redis | undefined;
+  let rateLimits: ReturnType<typeof createLimiter> | undefined;
   let executor: RunExecutor | undefined;
   return {
     config: cfg,
@@ -35,12 +36,11 @@ function standaloneRuntime(): CliRuntime & { close(): Promise<void> } {
       }
       return work(await db);
     },
+    // The counters as the server keeps them; a command waits for Redis, and its output stays
+    // the command's (no log lines on stdout).
     withLimiter: async (work) => {
-      if (cfg.REDIS_URL && !redis) {
-        const { Redis } = await import("ioredis");
-        redis = new Redis(cfg.REDIS_URL, { maxRetriesPerRequest: 1 });
-      }
-      return work(new UsageLimiter(redis ?? null, undefined, cfg.REDIS_PREFIX));
+      rateLimits ??= createLimiter(cfg, pino({ level: "silent" }), { failFast: false });
+      return work(rateLimits.limiter);
     },
     key: { hashSecret: () => keyHashSecret(cfg) },
     runs: async () => {
@@ -54,7 +54,7 @@ function standaloneRuntime(): CliRuntime & { close(): Promise<void> } {
     progress: process.stderr,
     close: async () => {
       await executor?.close();
-      redis?.disconnect();
+      rateLimits?.close();
       if (db) await (await db.catch(() => undefined))?.close();
     },
   };
