@@ -264,7 +264,6 @@ export async function provisionIdsByNumber(
   return rows.map((r) => r.public_id);
 }
 
-/** Every loaded document's public id and title (a handful: codes and acts). */
 /** Documents holding a provision no rule classified: best_effort domain filters read their titles. */
 export async function documentsWithUnclassified(
   db: Database,
@@ -276,6 +275,7 @@ export async function documentsWithUnclassified(
   return rows.map((r) => ({ publicId: r.public_id, title: r.title }));
 }
 
+/** Every loaded document's public id and title (a handful: codes and acts). */
 export async function listDocumentTitles(db: Database): Promise<Array<{ publicId: string; title: string }>> {
   const { rows } = await db.query<{ public_id: string; title: string }>(
     "SELECT public_id, title FROM documents ORDER BY title",

@@ -128,7 +128,6 @@ export async function finishIngestRun(db: Database, id: number, summary: object,
   );
 }
 
-/** Runs whose process died mid-way stay `running`; a later run marks them failed so status is honest. */
 /**
  * Direct runs (`corpus ingest`) whose process died stay `running`; a later run marks them failed
  * so status is honest. Queued runs are left alone: their queue retries them.

@@ -73,8 +73,7 @@ const ascent = process.env.EVAL_ASCENT !== "0";
  * best `docs` provisions give `terms` words (MemoryIndex.feedbackWords), added to the query with,
  * together, (1 − originalWeight) / originalWeight of the query's own terms' weight; the second
  * search's page is the answer.
- */
-/**
+ *
  * Query expansion by word vectors trained on the codes (word-vectors.ts), measured the same way:
  * EVAL_EXPANSION lists settings `k:minimum:originalWeight`: each query lexeme's k nearest lexemes
  * whose cosine is at least `minimum` are added, weighed by their cosine, together

@@ -10,8 +10,10 @@ function progress(run: IngestRun): Html {
   return html`<progress max="${Math.max(1, total)}" value="${run.documentsDone}" aria-label="Run ${run.id}: ${label}">${label}</progress> ${label}`;
 }
 
-/** Ingest runs and the change log, for corpus editors; refreshes itself while a run is under way. */
-/** `refresh`: false when the reader turned the self-refresh off (it moves focus and the reading position). */
+/**
+ * Ingest runs and the change log, for corpus editors; refreshes itself while a run is under way.
+ * `refresh`: false when the reader turned the self-refresh off (it moves focus and the reading position).
+ */
 export function editorPage(
   pc: PageContext,
   runs: IngestRun[],
