@@ -1,6 +1,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import {
+  ensureBuilt,
   type JvmCluster,
   type JvmClusterOptions,
   type JvmEngine,
@@ -33,6 +34,9 @@ const ELASTICSEARCH: JvmEngine = {
 };
 
 export type ElasticsearchCluster = JvmCluster;
+
+/** Compiles the launcher and its plugins and resolves their jars, once (CI does it before the tests). */
+export const buildElasticsearch = () => ensureBuilt(ELASTICSEARCH);
 
 export const startElasticsearch = (options: JvmClusterOptions): Promise<ElasticsearchCluster> =>
   startJvmCluster(ELASTICSEARCH, options);

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import {
+  ensureBuilt,
   type JvmCluster,
   type JvmClusterOptions,
   type JvmEngine,
@@ -20,6 +21,9 @@ const OPENSEARCH: JvmEngine = {
 };
 
 export type OpenSearchCluster = JvmCluster;
+
+/** Compiles the launcher and resolves its jars, once (CI does it before the tests). */
+export const buildOpenSearch = () => ensureBuilt(OPENSEARCH);
 
 export const startOpenSearch = (options: JvmClusterOptions): Promise<OpenSearchCluster> =>
   startJvmCluster(OPENSEARCH, options);

@@ -46,8 +46,8 @@ export default async function setup(project: TestProject) {
   );
   project.provide(
     "elasticsearchUrl",
-    project.name === "integration" && runtime
-      ? await elasticsearchForTests((stopSearch) => stops.push(stopSearch))
+    project.name === "integration"
+      ? await elasticsearchForTests(runtime !== undefined, (stopSearch) => stops.push(stopSearch))
       : "",
   );
   // Only the integration tests search through OpenSearch; the end-to-end ones need no node.
@@ -111,8 +111,30 @@ async function openSearchForTests(onStop: (stop: () => Promise<unknown>) => void
   return cluster.url;
 }
 
-/** With a Docker engine, a real Elasticsearch in a testcontainers container for the Elasticsearch engine. */
-async function elasticsearchForTests(onStop: (stop: () => Promise<unknown>) => void): Promise<string> {
+/**
+ * A real Elasticsearch for the Elasticsearch engine: TEST_ELASTICSEARCH_URL when set; with a
+ * Docker engine, the distribution's image in a testcontainers container; else a node started from
+ * Maven Central jars (infra/elasticsearch), which needs a JDK 21+ and Maven.
+ */
+async function elasticsearchForTests(
+  docker: boolean,
+  onStop: (stop: () => Promise<unknown>) => void,
+): Promise<string> {
+  if (process.env.TEST_ELASTICSEARCH_URL) {
+    console.log(`[test setup] Using the Elasticsearch at ${process.env.TEST_ELASTICSEARCH_URL}.`);
+    return process.env.TEST_ELASTICSEARCH_URL;
+  }
+  if (!docker) {
+    const { startElasticsearch } = await import("../../infra/elasticsearch/start.ts");
+    const { freePortPair } = await import("./processes.ts");
+    const started = Date.now();
+    const cluster = await startElasticsearch({ httpPort: await freePortPair(100) });
+    onStop(() => cluster.stop());
+    console.log(
+      `[test setup] Started a real Elasticsearch node from Maven Central jars at ${cluster.url} in ${Date.now() - started} ms.`,
+    );
+    return cluster.url;
+  }
   const { GenericContainer, Wait } = await import("testcontainers");
   const container = await new GenericContainer("docker.elastic.co/elasticsearch/elasticsearch:9.1.0")
     .withEnvironment({
@@ -139,7 +161,7 @@ declare module "vitest" {
     postgresAdminUrl: string;
     redisUrl: string;
     opensearchUrl: string;
-    /** Empty without a Docker engine: the Elasticsearch engine then runs through a proxy to OpenSearch. */
+    /** A real Elasticsearch node (integration tests only; empty elsewhere). */
     elasticsearchUrl: string;
   }
 }
