@@ -39,10 +39,7 @@ export async function openEngine(
     return { engine, close: () => engine.close() };
   }
   const alias = `lc-test-${randomBytes(4).toString("hex")}`;
-  const engine: IndexedEngine =
-    kind === "opensearch"
-      ? new OpenSearchEngine(new OpenSearchClient({ node: inject("opensearchUrl") }), alias)
-      : new ElasticsearchEngine(new ElasticsearchClient({ node: inject("elasticsearchUrl") }), alias);
+  const engine = connectIndexEngine(kind, alias);
   await rebuildIndex(db, engine, { shards: 1, replicas: 0 });
   return {
     engine,
@@ -52,4 +49,19 @@ export async function openEngine(
       await engine.close();
     },
   };
+}
+
+/** The engines that keep an index beside Postgres, each a real node the test setup started. */
+export const INDEX_ENGINES = ["opensearch", "elasticsearch"] as const;
+export type IndexEngineKind = (typeof INDEX_ENGINES)[number];
+
+/** Where the test setup's node of that engine answers. */
+export const indexEngineUrl = (kind: IndexEngineKind) =>
+  kind === "opensearch" ? inject("opensearchUrl") : inject("elasticsearchUrl");
+
+/** A client of that engine's node, for an index behind `alias` (no index built). */
+export function connectIndexEngine(kind: IndexEngineKind, alias: string): IndexedEngine {
+  return kind === "opensearch"
+    ? new OpenSearchEngine(new OpenSearchClient({ node: indexEngineUrl(kind) }), alias)
+    : new ElasticsearchEngine(new ElasticsearchClient({ node: indexEngineUrl(kind) }), alias);
 }

@@ -1,9 +1,8 @@
 import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { Client } from "@opensearch-project/opensearch";
 import { Queue, type Worker } from "bullmq";
 import { pino } from "pino";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CanonicalDocumentInput } from "../../ingest/model.ts";
 import { ingest } from "../../ingest/pipeline/ingest.ts";
 import { parseDomainRules } from "../../services/core/classify.ts";
@@ -15,11 +14,12 @@ import {
   startIndexWorker,
 } from "../../services/jobs/index-job.ts";
 import { startDispatcher } from "../../services/jobs/outbox-dispatcher.ts";
+import type { IndexedEngine } from "../../services/search/engines.ts";
 import { rebuildIndex, verifyIndex } from "../../services/search/indexer.ts";
-import { OpenSearchEngine } from "../../services/search/opensearch-engine.ts";
 import type { Database } from "../../services/store/database.ts";
 import { pendingCount } from "../../services/store/outbox.ts";
 import { SEARCH_OUTBOX } from "../../services/store/search-outbox.ts";
+import { connectIndexEngine, INDEX_ENGINES, type IndexEngineKind } from "../helpers/engines.ts";
 import { freePort, startRedis, stopProcess } from "../helpers/processes.ts";
 import { openTestStore, type TestStore } from "../helpers/stores.ts";
 
@@ -60,7 +60,7 @@ const load = (db: Database, doc: CanonicalDocumentInput) =>
     rules,
     searchOutbox: true,
   });
-const search = (engine: OpenSearchEngine, q: string) =>
+const search = (engine: IndexedEngine, q: string) =>
   engine.search({
     q,
     limit: 10,
@@ -79,18 +79,16 @@ async function until(condition: () => Promise<boolean>, what: string, ms = 30_00
   }
 }
 
-/** A store of its own and an OpenSearch index of its own for one test, removed afterwards. */
+/** A store of its own and an index of its own for one test, removed afterwards. */
 async function withStoreAndIndex(
+  engineKind: IndexEngineKind,
   kind: "pglite" | "postgres",
   label: string,
   aliasPrefix: string,
-  work: (store: TestStore, engine: OpenSearchEngine) => Promise<void>,
+  work: (store: TestStore, engine: IndexedEngine) => Promise<void>,
 ) {
-  const store = await openTestStore(kind, label);
-  const engine = new OpenSearchEngine(
-    new Client({ node: inject("opensearchUrl") }),
-    `${aliasPrefix}-${randomBytes(4).toString("hex")}`,
-  );
+  const store = await openTestStore(kind, `${label}_${engineKind}`);
+  const engine = connectIndexEngine(engineKind, `${aliasPrefix}-${randomBytes(4).toString("hex")}`);
   try {
     await work(store, engine);
   } finally {
@@ -100,165 +98,173 @@ async function withStoreAndIndex(
   }
 }
 
-describe("queue-driven indexing (Postgres outbox → BullMQ on Redis → OpenSearch)", () => {
-  let store: TestStore;
-  let engine: OpenSearchEngine;
-  let redis: ChildProcess;
-  let port: number;
-  let queue: Queue;
-  let worker: Worker;
-  let dispatcher: ReturnType<typeof startDispatcher>;
-  const logger = pino({ level: "silent" });
+describe.each(INDEX_ENGINES)("on a real %s node", (engineKind) => {
+  describe("queue-driven indexing (Postgres outbox → BullMQ on Redis → the index)", () => {
+    let store: TestStore;
+    let engine: IndexedEngine;
+    let redis: ChildProcess;
+    let port: number;
+    let queue: Queue;
+    let worker: Worker;
+    let dispatcher: ReturnType<typeof startDispatcher>;
+    const logger = pino({ level: "silent" });
 
-  beforeAll(async () => {
-    store = await openTestStore("postgres", "queued_index");
-    engine = new OpenSearchEngine(
-      new Client({ node: inject("opensearchUrl") }),
-      `lc-queue-${randomBytes(4).toString("hex")}`,
-    );
-    await rebuildIndex(store.db, engine, { shards: 1, replicas: 0 });
-    port = await freePort();
-    redis = await startRedis(port);
-    const settings = {
-      connection: { host: "127.0.0.1", port, maxRetriesPerRequest: null, enableOfflineQueue: false },
-      prefix: "lc-test:bull",
-      lockMs: 30_000,
-    };
-    queue = new Queue(INDEX_QUEUE, settings);
-    queue.on("error", () => undefined);
-    worker = startIndexWorker(store.db, engine, settings, logger);
-    dispatcher = startDispatcher([indexPump(store.db, indexSink(store.db, { queue }))], logger, 300);
-  });
-  afterAll(async () => {
-    await dispatcher?.stop();
-    await worker?.close(true).catch(() => undefined);
-    await queue?.close().catch(() => undefined);
-    if (redis) await stopProcess(redis);
-    for (const index of (await engine?.aliasTargets()) ?? []) await engine.deleteIndex(index);
-    await engine?.close();
-    await store?.dispose();
-  });
-
-  it("indexes what ingest wrote, through the outbox and the queue", async () => {
-    await load(store.db, act("Le contrôle fiscal est annuel."));
-    expect(await pendingCount(store.db, SEARCH_OUTBOX)).toBe(3);
-    await until(async () => (await pendingCount(store.db, SEARCH_OUTBOX)) === 0, "the outbox to drain");
-    await engine.refresh((await engine.aliasTargets())[0]!);
-    expect((await search(engine, "contrôle fiscal")).hits.map((h) => h.publicId)).toEqual(["loi-file/3"]);
-    expect(await verifyIndex(store.db, engine)).toMatchObject({ missing: [], stale: [], extra: [] });
-  });
-
-  it("re-indexes only the provision that changed", async () => {
-    await load(store.db, act("Le contrôle douanier est trimestriel."));
-    const { rows } = await store.db.query<{ public_id: string }>(
-      "SELECT public_id FROM search_outbox WHERE indexed_at IS NULL",
-    );
-    expect(rows.map((r) => r.public_id)).toEqual(["loi-file/3"]);
-    await until(async () => (await pendingCount(store.db, SEARCH_OUTBOX)) === 0, "the change to be indexed");
-    await engine.refresh((await engine.aliasTargets())[0]!);
-    expect((await search(engine, "douanier")).hits.map((h) => h.publicId)).toEqual(["loi-file/3"]);
-    expect((await search(engine, "contrôle fiscal")).hits).toEqual([]);
-  });
-
-  it("is idempotent: the same batch twice leaves the same index, and is queued once", async () => {
-    const batch = { firstId: 1, lastId: 3, items: ["loi-file/1", "loi-file/2", "loi-file/3"] };
-    const [index] = await engine.aliasTargets();
-    await indexProvisions(store.db, engine, batch);
-    const once = await engine.hashes(index!);
-    await indexProvisions(store.db, engine, batch);
-    expect(await engine.hashes(index!)).toEqual(once);
-    const sink = indexSink(store.db, { queue });
-    const probe = { firstId: 9_000_001, lastId: 9_000_001, items: ["loi-file/1"] };
-    await sink(probe);
-    await sink(probe);
-    const jobs = await queue.getJobs(["waiting", "active", "completed", "delayed", "failed"]);
-    expect(jobs.filter((j) => j.id === "index-provisions-9000001-9000001")).toHaveLength(1);
-  });
-
-  it("loses nothing while Redis is down: ingest succeeds, entries wait, and are indexed when it is back", async () => {
-    await stopProcess(redis);
-    await load(store.db, act("Le contrôle social est mensuel."));
-    await dispatcher.flush();
-    expect(await pendingCount(store.db, SEARCH_OUTBOX)).toBe(1);
-    const waiting = await store.db.query<{ dispatched_at: Date | null }>(
-      "SELECT dispatched_at FROM search_outbox WHERE indexed_at IS NULL",
-    );
-    expect(waiting.rows).toEqual([{ dispatched_at: null }]);
-
-    redis = await startRedis(port);
-    await until(
-      async () => (await pendingCount(store.db, SEARCH_OUTBOX)) === 0,
-      "the entry to be indexed after Redis came back",
-      60_000,
-    );
-    await engine.refresh((await engine.aliasTargets())[0]!);
-    expect((await search(engine, "mensuel")).hits.map((h) => h.publicId)).toEqual(["loi-file/3"]);
-    expect(await verifyIndex(store.db, engine)).toMatchObject({ missing: [], stale: [], extra: [] });
-  });
-});
-
-describe("a rebuild racing with indexing jobs", () => {
-  it("replays what jobs indexed into the old index while the new one was being built", async () => {
-    await withStoreAndIndex("postgres", "rebuild_race", "lc-race", async (store, engine) => {
-      await load(store.db, act("Le contrôle initial est prévu."));
+    beforeAll(async () => {
+      store = await openTestStore("postgres", `queued_index_${engineKind}`);
+      engine = connectIndexEngine(engineKind, `lc-queue-${randomBytes(4).toString("hex")}`);
       await rebuildIndex(store.db, engine, { shards: 1, replicas: 0 });
-      await store.db.exec("UPDATE search_outbox SET dispatched_at = now(), indexed_at = now()");
-      // Once the rebuild has read its page, an ingest changes a provision and a job indexes it
-      // into the index the alias still points at.
-      let raced = false;
-      const racing = Object.create(engine) as OpenSearchEngine;
-      racing.bulk = async (index, upserts, deletes) => {
-        const failed = await engine.bulk(index, upserts, deletes);
-        if (!raced) {
-          raced = true;
-          await load(store.db, act("Le contrôle concurrent est arrivé pendant la reconstruction."));
-          const pending = await store.db.query<{ id: number; public_id: string }>(
-            "SELECT id, public_id FROM search_outbox WHERE indexed_at IS NULL",
-          );
-          const ids = pending.rows.map((r) => Number(r.id));
-          await indexProvisions(store.db, engine, {
-            firstId: Math.min(...ids),
-            lastId: Math.max(...ids),
-            items: pending.rows.map((r) => r.public_id),
-          });
-        }
-        return failed;
+      port = await freePort();
+      redis = await startRedis(port);
+      const settings = {
+        connection: { host: "127.0.0.1", port, maxRetriesPerRequest: null, enableOfflineQueue: false },
+        prefix: "lc-test:bull",
+        lockMs: 30_000,
       };
-      await rebuildIndex(store.db, racing, { shards: 1, replicas: 0 });
-      expect(raced).toBe(true);
-      expect(await verifyIndex(store.db, engine)).toMatchObject({ missing: [], stale: [], extra: [] });
-      expect((await search(engine, "concurrent")).hits.map((h) => h.publicId)).toEqual(["loi-file/3"]);
+      queue = new Queue(INDEX_QUEUE, settings);
+      queue.on("error", () => undefined);
+      worker = startIndexWorker(store.db, engine, settings, logger);
+      dispatcher = startDispatcher([indexPump(store.db, indexSink(store.db, { queue }))], logger, 300);
     });
-  });
-});
+    afterAll(async () => {
+      await dispatcher?.stop();
+      await worker?.close(true).catch(() => undefined);
+      await queue?.close().catch(() => undefined);
+      if (redis) await stopProcess(redis);
+      for (const index of (await engine?.aliasTargets()) ?? []) await engine.deleteIndex(index);
+      await engine?.close();
+      await store?.dispose();
+    });
 
-describe("a rebuild and the outbox", () => {
-  it("marks what was waiting as done, since the new index holds it", async () => {
-    await withStoreAndIndex("pglite", "rebuild_outbox", "lc-covered", async (store, engine) => {
-      await load(store.db, act("Le contrôle couvert est inclus."));
+    it("indexes what ingest wrote, through the outbox and the queue", async () => {
+      await load(store.db, act("Le contrôle fiscal est annuel."));
       expect(await pendingCount(store.db, SEARCH_OUTBOX)).toBe(3);
-      await rebuildIndex(store.db, engine, { shards: 1, replicas: 0 });
-      expect(await pendingCount(store.db, SEARCH_OUTBOX)).toBe(0);
+      await until(async () => (await pendingCount(store.db, SEARCH_OUTBOX)) === 0, "the outbox to drain");
+      await engine.refresh((await engine.aliasTargets())[0]!);
+      expect((await search(engine, "contrôle fiscal")).hits.map((h) => h.publicId)).toEqual(["loi-file/3"]);
       expect(await verifyIndex(store.db, engine)).toMatchObject({ missing: [], stale: [], extra: [] });
     });
-  });
-});
 
-describe("embedded indexing (PGlite, no Redis: the same jobs in-process)", () => {
-  it("drains the outbox into the index in the same process", async () => {
-    await withStoreAndIndex("pglite", "embedded_index", "lc-embedded", async (store, engine) => {
-      await rebuildIndex(store.db, engine, { shards: 1, replicas: 0 });
-      await load(store.db, act("Le contrôle embarqué est quotidien."));
-      const dispatcher = startDispatcher(
-        [indexPump(store.db, indexSink(store.db, { index: engine }))],
-        pino({ level: "silent" }),
+    it("re-indexes only the provision that changed", async () => {
+      await load(store.db, act("Le contrôle douanier est trimestriel."));
+      const { rows } = await store.db.query<{ public_id: string }>(
+        "SELECT public_id FROM search_outbox WHERE indexed_at IS NULL",
+      );
+      expect(rows.map((r) => r.public_id)).toEqual(["loi-file/3"]);
+      await until(
+        async () => (await pendingCount(store.db, SEARCH_OUTBOX)) === 0,
+        "the change to be indexed",
+      );
+      await engine.refresh((await engine.aliasTargets())[0]!);
+      expect((await search(engine, "douanier")).hits.map((h) => h.publicId)).toEqual(["loi-file/3"]);
+      expect((await search(engine, "contrôle fiscal")).hits).toEqual([]);
+    });
+
+    it("is idempotent: the same batch twice leaves the same index, and is queued once", async () => {
+      const batch = { firstId: 1, lastId: 3, items: ["loi-file/1", "loi-file/2", "loi-file/3"] };
+      const [index] = await engine.aliasTargets();
+      await indexProvisions(store.db, engine, batch);
+      const once = await engine.hashes(index!);
+      await indexProvisions(store.db, engine, batch);
+      expect(await engine.hashes(index!)).toEqual(once);
+      const sink = indexSink(store.db, { queue });
+      const probe = { firstId: 9_000_001, lastId: 9_000_001, items: ["loi-file/1"] };
+      await sink(probe);
+      await sink(probe);
+      const jobs = await queue.getJobs(["waiting", "active", "completed", "delayed", "failed"]);
+      expect(jobs.filter((j) => j.id === "index-provisions-9000001-9000001")).toHaveLength(1);
+    });
+
+    it("loses nothing while Redis is down: ingest succeeds, entries wait, and are indexed when it is back", async () => {
+      await stopProcess(redis);
+      await load(store.db, act("Le contrôle social est mensuel."));
+      await dispatcher.flush();
+      expect(await pendingCount(store.db, SEARCH_OUTBOX)).toBe(1);
+      const waiting = await store.db.query<{ dispatched_at: Date | null }>(
+        "SELECT dispatched_at FROM search_outbox WHERE indexed_at IS NULL",
+      );
+      expect(waiting.rows).toEqual([{ dispatched_at: null }]);
+
+      redis = await startRedis(port);
+      await until(
+        async () => (await pendingCount(store.db, SEARCH_OUTBOX)) === 0,
+        "the entry to be indexed after Redis came back",
         60_000,
       );
-      await dispatcher.flush();
-      await dispatcher.stop();
-      expect(await pendingCount(store.db, SEARCH_OUTBOX)).toBe(0);
       await engine.refresh((await engine.aliasTargets())[0]!);
-      expect((await search(engine, "quotidien")).hits.map((h) => h.publicId)).toEqual(["loi-file/3"]);
+      expect((await search(engine, "mensuel")).hits.map((h) => h.publicId)).toEqual(["loi-file/3"]);
+      expect(await verifyIndex(store.db, engine)).toMatchObject({ missing: [], stale: [], extra: [] });
+    });
+  });
+
+  describe("a rebuild racing with indexing jobs", () => {
+    it("replays what jobs indexed into the old index while the new one was being built", async () => {
+      await withStoreAndIndex(engineKind, "postgres", "rebuild_race", "lc-race", async (store, engine) => {
+        await load(store.db, act("Le contrôle initial est prévu."));
+        await rebuildIndex(store.db, engine, { shards: 1, replicas: 0 });
+        await store.db.exec("UPDATE search_outbox SET dispatched_at = now(), indexed_at = now()");
+        // Once the rebuild has read its page, an ingest changes a provision and a job indexes it
+        // into the index the alias still points at.
+        let raced = false;
+        const racing = Object.create(engine) as IndexedEngine;
+        racing.bulk = async (index, upserts, deletes) => {
+          const failed = await engine.bulk(index, upserts, deletes);
+          if (!raced) {
+            raced = true;
+            await load(store.db, act("Le contrôle concurrent est arrivé pendant la reconstruction."));
+            const pending = await store.db.query<{ id: number; public_id: string }>(
+              "SELECT id, public_id FROM search_outbox WHERE indexed_at IS NULL",
+            );
+            const ids = pending.rows.map((r) => Number(r.id));
+            await indexProvisions(store.db, engine, {
+              firstId: Math.min(...ids),
+              lastId: Math.max(...ids),
+              items: pending.rows.map((r) => r.public_id),
+            });
+          }
+          return failed;
+        };
+        await rebuildIndex(store.db, racing, { shards: 1, replicas: 0 });
+        expect(raced).toBe(true);
+        expect(await verifyIndex(store.db, engine)).toMatchObject({ missing: [], stale: [], extra: [] });
+        expect((await search(engine, "concurrent")).hits.map((h) => h.publicId)).toEqual(["loi-file/3"]);
+      });
+    });
+  });
+
+  describe("a rebuild and the outbox", () => {
+    it("marks what was waiting as done, since the new index holds it", async () => {
+      await withStoreAndIndex(engineKind, "pglite", "rebuild_outbox", "lc-covered", async (store, engine) => {
+        await load(store.db, act("Le contrôle couvert est inclus."));
+        expect(await pendingCount(store.db, SEARCH_OUTBOX)).toBe(3);
+        await rebuildIndex(store.db, engine, { shards: 1, replicas: 0 });
+        expect(await pendingCount(store.db, SEARCH_OUTBOX)).toBe(0);
+        expect(await verifyIndex(store.db, engine)).toMatchObject({ missing: [], stale: [], extra: [] });
+      });
+    });
+  });
+
+  describe("embedded indexing (PGlite, no Redis: the same jobs in-process)", () => {
+    it("drains the outbox into the index in the same process", async () => {
+      await withStoreAndIndex(
+        engineKind,
+        "pglite",
+        "embedded_index",
+        "lc-embedded",
+        async (store, engine) => {
+          await rebuildIndex(store.db, engine, { shards: 1, replicas: 0 });
+          await load(store.db, act("Le contrôle embarqué est quotidien."));
+          const dispatcher = startDispatcher(
+            [indexPump(store.db, indexSink(store.db, { index: engine }))],
+            pino({ level: "silent" }),
+            60_000,
+          );
+          await dispatcher.flush();
+          await dispatcher.stop();
+          expect(await pendingCount(store.db, SEARCH_OUTBOX)).toBe(0);
+          await engine.refresh((await engine.aliasTargets())[0]!);
+          expect((await search(engine, "quotidien")).hits.map((h) => h.publicId)).toEqual(["loi-file/3"]);
+        },
+      );
     });
   });
 });
