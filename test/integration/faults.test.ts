@@ -3,10 +3,11 @@ import { createHash, randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { Client } from "@opensearch-project/opensearch";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type OpenSearchCluster, startOpenSearch } from "../../infra/opensearch/start.ts";
+import { startElasticsearch } from "../../infra/elasticsearch/start.ts";
+import type { JvmCluster } from "../../infra/jvm-cluster.ts";
+import { startOpenSearch } from "../../infra/opensearch/start.ts";
 import { runCli } from "../helpers/cli.ts";
 import {
   freePort,
@@ -24,11 +25,12 @@ import {
 
 /**
  * Faults on the production topology: a Postgres server, a Redis (with its append-only file, as
- * production runs it) and an OpenSearch node of this test's own, the API and the worker as real
- * processes. Each run loads one code (the Code des relations entre le public et l'administration,
- * 474 articles) through the ingest queue into a fresh database and index, with a fault during the
- * run: the worker killed with SIGKILL at a random moment (20 runs), Redis stopped and restarted,
- * the OpenSearch node stopped and restarted, Postgres restarted. After each, the corpus, the index
+ * production runs it), an OpenSearch and an Elasticsearch node of this test's own, the API and
+ * the worker as real processes. Each run loads one code (the Code des relations entre le public
+ * et l'administration, 474 articles) through the ingest queue into a fresh database and index,
+ * with a fault during the run: the worker killed with SIGKILL at a random moment (20 runs), Redis
+ * stopped and restarted, the OpenSearch node and (indexing into it) the Elasticsearch node
+ * stopped and restarted, Postgres restarted. After each, the corpus, the index
  * and the change log must equal those of a clean run (checksums of their content), and every
  * answer the API gave meanwhile must have been the spec's envelope.
  */
@@ -71,9 +73,12 @@ describe.skipIf(!privatePostgresAvailable() || !redisServerAvailable())(
     let redis: ChildProcess;
     let redisPort: number;
     const redisDir = mkdtempSync(path.join(tmpdir(), "lc-redis-"));
-    let opensearch: OpenSearchCluster;
+    let opensearch: JvmCluster;
     let opensearchPort: number;
     const opensearchData = mkdtempSync(path.join(tmpdir(), "lc-fault-opensearch-"));
+    let elasticsearch: JvmCluster;
+    let elasticsearchPort: number;
+    const elasticsearchData = mkdtempSync(path.join(tmpdir(), "lc-fault-elasticsearch-"));
     let reference: Observed;
     const keyHashSecret = randomBytes(32).toString("hex");
 
@@ -83,18 +88,28 @@ describe.skipIf(!privatePostgresAvailable() || !redisServerAvailable())(
       redis = await startRedis(redisPort, redisDir);
       opensearchPort = await freePortPair(100);
       opensearch = await startOpenSearch({ httpPort: opensearchPort, basePath: opensearchData });
-      console.log("faults: a private Postgres server, Redis (append-only file) and OpenSearch node are up");
+      elasticsearchPort = await freePortPair(100);
+      elasticsearch = await startElasticsearch({ httpPort: elasticsearchPort, basePath: elasticsearchData });
+      console.log(
+        "faults: a private Postgres server, Redis (append-only file), an OpenSearch and an Elasticsearch node are up",
+      );
     }, 180_000);
     afterAll(async () => {
       if (redis) await stopProcess(redis);
       await opensearch?.stop();
+      await elasticsearch?.stop();
       rmSync(opensearchData, { recursive: true, force: true });
+      rmSync(elasticsearchData, { recursive: true, force: true });
       rmSync(redisDir, { recursive: true, force: true });
       await postgres?.stop();
     });
 
-    /** A fresh database and index, the API and the worker on them, and a key that may submit runs. */
-    async function topology(name: string) {
+    /**
+     * A fresh database and index (on OpenSearch unless told otherwise), the API and the worker on
+     * them, and a key that may submit runs.
+     */
+    async function topology(name: string, engine: "opensearch" | "elasticsearch" = "opensearch") {
+      const searchUrl = engine === "opensearch" ? opensearch.url : elasticsearch.url;
       const admin = new pg.Client({ connectionString: postgres.url("postgres") });
       await admin.connect();
       await admin.query(`CREATE DATABASE ${name}`);
@@ -104,8 +119,8 @@ describe.skipIf(!privatePostgresAvailable() || !redisServerAvailable())(
         DATABASE_URL: postgres.url(name),
         REDIS_URL: `redis://127.0.0.1:${redisPort}`,
         REDIS_PREFIX: name,
-        SEARCH_ENGINE: "opensearch",
-        SEARCH_URL: opensearch.url,
+        SEARCH_ENGINE: engine,
+        SEARCH_URL: searchUrl,
         SEARCH_INDEX: name,
         KEY_HASH_SECRET: keyHashSecret,
         PORT: String(apiPort),
@@ -139,7 +154,7 @@ describe.skipIf(!privatePostgresAvailable() || !redisServerAvailable())(
       // A pool: its connections are re-made after Postgres restarts.
       const db = new pg.Pool({ connectionString: postgres.url(name), max: 2 });
       db.on("error", () => undefined);
-      return { name, env, api, worker, key, db, base: env.PUBLIC_URL };
+      return { name, env, api, worker, key, db, base: env.PUBLIC_URL, searchUrl };
     }
     type Topology = Awaited<ReturnType<typeof topology>>;
 
@@ -235,14 +250,15 @@ describe.skipIf(!privatePostgresAvailable() || !redisServerAvailable())(
       }
       const changeLogRows = (await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM change_log"))
         .rows[0]!.n;
-      const client = new Client({ node: opensearch.url });
-      await client.indices.refresh({ index: t.name });
-      const { body } = await client.search({
-        index: t.name,
-        body: { size: 10_000, sort: [{ public_id: "asc" }] } as never,
+      // The index as the engine holds it, read over plain HTTP (the same request on both engines).
+      await fetch(`${t.searchUrl}/${t.name}/_refresh`, { method: "POST" });
+      const found = await fetch(`${t.searchUrl}/${t.name}/_search`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ size: 10_000, sort: [{ public_id: "asc" }] }),
       });
-      const hits = (body.hits.hits as Array<{ _source: unknown }>).map((h) => JSON.stringify(h._source));
-      await client.close();
+      const body = (await found.json()) as { hits: { hits: Array<{ _source: unknown }> } };
+      const hits = body.hits.hits.map((h) => JSON.stringify(h._source));
       const stopped = { worker: await t.worker.kill("SIGTERM"), api: await t.api.kill("SIGTERM") };
       if (!stopped.worker || !stopped.api)
         throw new Error(
@@ -327,6 +343,22 @@ describe.skipIf(!privatePostgresAvailable() || !redisServerAvailable())(
         opensearch = await startOpenSearch({ httpPort: opensearchPort, basePath: opensearchData });
       });
       expectSameAsClean(observed, "OpenSearch restart");
+    }, 300_000);
+
+    it("the Elasticsearch node stopped and restarted during the run", async () => {
+      // The reference's index came from OpenSearch: the same documents, to the byte, must end in
+      // Elasticsearch.
+      const observed = await run(await topology("elasticsearch", "elasticsearch"), async (t, runId) => {
+        await sleep(at());
+        console.log(`faults: Elasticsearch stopped (${await stage(t, runId)})`);
+        await elasticsearch.stop();
+        await sleep(2000);
+        elasticsearch = await startElasticsearch({
+          httpPort: elasticsearchPort,
+          basePath: elasticsearchData,
+        });
+      });
+      expectSameAsClean(observed, "Elasticsearch restart");
     }, 300_000);
 
     it("Postgres restarted during the run", async () => {
