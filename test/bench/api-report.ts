@@ -79,7 +79,7 @@ export function formatTarget(label: string, runs: ApiRun[], baseline = "the raw 
  * CPU milliseconds per call (medians of the runs) by where they were spent, and the share of the
  * machine other work took during each run's window: a run with a large share was disturbed.
  * On PGlite the database runs inside the server process (API) or the benchmark process (engine).
- * With an OpenSearch node, its JVM gets a column of its own and the baseline row is named for it.
+ * With an index engine's node, its JVM gets a column of its own and the baseline row is named for it.
  */
 export function formatCpuTable(
   runs: ApiRun[],
@@ -100,7 +100,7 @@ export function formatCpuTable(
   const names: Record<keyof CpuReport["perCallMs"], string> = {
     benchProcess: "benchmark process",
     server: "server process",
-    openSearch: "OpenSearch",
+    openSearch: "engine JVM",
     postgres: "Postgres backends",
   };
   return markdownTable(

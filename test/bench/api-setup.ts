@@ -4,23 +4,26 @@ import { parseConfig } from "../../services/core/config.ts";
 import { createIndexedEngine } from "../../services/search/engines.ts";
 import { rebuildIndex } from "../../services/search/indexer.ts";
 import { openStore } from "../../services/store/open.ts";
-import { findOpenSearchPid } from "./index-cpu.ts";
-import { type Cleanups, startNode } from "./index-setup.ts";
+import { findEnginePid } from "./index-cpu.ts";
+import { type Cleanups, type IndexEngineKind, startNode } from "./index-setup.ts";
 import { freshTarget } from "./targets.ts";
 import { runInWorker } from "./variants.ts";
 
 /** The set-ups of the API benchmark, as BENCH_SETUPS names them, in the order they run. */
-export const SETUP_KINDS = ["embedded", "postgres", "opensearch"] as const;
+export const SETUP_KINDS = ["embedded", "postgres", "opensearch", "elasticsearch"] as const;
 export type SetupKind = (typeof SETUP_KINDS)[number];
 
 export const SETUP_LABELS: Record<SetupKind, string> = {
   embedded: "embedded PGlite",
   postgres: "server Postgres",
   opensearch: "server Postgres + OpenSearch",
+  elasticsearch: "server Postgres + Elasticsearch",
 };
 
-/** The node the OpenSearch set-up searches, and the alias its index is behind. */
-export interface OpenSearchTarget {
+/** The node an index engine's set-up searches, and the alias its index is behind. */
+export interface EngineNode {
+  /** "OpenSearch" or "Elasticsearch". */
+  name: string;
   url: string;
   alias: string;
   /** The node's JVM, whose CPU time is counted (undefined where /proc cannot tell). */
@@ -39,8 +42,8 @@ export interface ApiSetup {
   env: Record<string, string>;
   /** The temporary database on server Postgres, whose backends' CPU time is counted. */
   postgresDatabase: string | undefined;
-  /** Set for the OpenSearch set-up only. */
-  openSearch: OpenSearchTarget | undefined;
+  /** Set for the index engines' set-ups only. */
+  engineNode: EngineNode | undefined;
   apiKey: string;
   provisions: number;
   loadSeconds: number;
@@ -76,10 +79,15 @@ async function loadCorpus(database: "pglite" | "pg", label: string, cleanups: Cl
  * Builds the index the way `corpus index rebuild` does (rebuildIndex with the engine the
  * configuration makes), behind a fresh alias, 1 shard and 0 replicas as on one node.
  */
-async function buildIndex(env: { DATA_DIR: string; DATABASE_URL: string }, url: string, alias: string) {
+async function buildIndex(
+  env: { DATA_DIR: string; DATABASE_URL: string },
+  engine: IndexEngineKind,
+  url: string,
+  alias: string,
+) {
   const config = parseConfig({
     ...env,
-    SEARCH_ENGINE: "opensearch",
+    SEARCH_ENGINE: engine,
     SEARCH_URL: url,
     SEARCH_INDEX: alias,
     SEARCH_SHARDS: "1",
@@ -109,14 +117,14 @@ async function buildIndex(env: { DATA_DIR: string; DATABASE_URL: string }, url: 
 export async function prepareSetup(kind: SetupKind, cleanups: Cleanups): Promise<ApiSetup> {
   const label = SETUP_LABELS[kind];
   const database = kind === "embedded" ? "pglite" : "pg";
-  let openSearch: OpenSearchTarget | undefined;
+  let engineNode: EngineNode | undefined;
   let engineEnv: Record<string, string> = { SEARCH_ENGINE: "postgres" };
   let corpus: Awaited<ReturnType<typeof loadCorpus>>;
 
-  if (kind === "opensearch") {
-    // The node starts (a JVM, about half a minute) while the corpus loads; neither is timed.
+  if (kind === "opensearch" || kind === "elasticsearch") {
+    // The node starts (a JVM) while the corpus loads; neither is timed.
     const [node, loaded] = await Promise.allSettled([
-      startNode(cleanups),
+      startNode(cleanups, kind),
       loadCorpus(database, label, cleanups),
     ]);
     if (node.status === "rejected") throw node.reason;
@@ -124,12 +132,13 @@ export async function prepareSetup(kind: SetupKind, cleanups: Cleanups): Promise
     corpus = loaded.value;
     const url = node.value.cluster.url;
     const alias = `lc-bench-api-${randomBytes(4).toString("hex")}`;
-    const indexed = await buildIndex(corpus.target.env, url, alias);
+    const indexed = await buildIndex(corpus.target.env, kind, url, alias);
     if (indexed.documents !== corpus.loaded.provisions)
       throw new Error(`the index holds ${indexed.documents} documents, not ${corpus.loaded.provisions}`);
     const about = (await (await fetch(url)).json()) as { version: { number: string } };
-    const pid = findOpenSearchPid(Number(new URL(url).port));
-    openSearch = {
+    const pid = findEnginePid(Number(new URL(url).port));
+    engineNode = {
+      name: kind === "opensearch" ? "OpenSearch" : "Elasticsearch",
       url,
       alias,
       pid: pid === undefined ? undefined : Number(pid),
@@ -137,7 +146,7 @@ export async function prepareSetup(kind: SetupKind, cleanups: Cleanups): Promise
       startSeconds: node.value.seconds,
       indexSeconds: indexed.seconds,
     };
-    engineEnv = { SEARCH_ENGINE: "opensearch", SEARCH_URL: url, SEARCH_INDEX: alias };
+    engineEnv = { SEARCH_ENGINE: kind, SEARCH_URL: url, SEARCH_INDEX: alias };
   } else {
     corpus = await loadCorpus(database, label, cleanups);
   }
@@ -163,7 +172,7 @@ export async function prepareSetup(kind: SetupKind, cleanups: Cleanups): Promise
     postgresDatabase: target.env.DATABASE_URL
       ? new URL(target.env.DATABASE_URL).pathname.slice(1)
       : undefined,
-    openSearch,
+    engineNode,
     apiKey,
     provisions: loaded.provisions,
     loadSeconds: loaded.seconds,

@@ -6,7 +6,7 @@ import { startApiServer, stopOnSignal } from "./api-server.ts";
 import { type ApiSetup, prepareSetup, type SetupKind } from "./api-setup.ts";
 import { commitLabel, positiveInteger, setupKinds } from "./bench-options.ts";
 import { CpuMeter, type CpuReport } from "./cpu-meter.ts";
-import { rawSearchTotals, runEngineLoad, runRawSearchLoad, warmUpOpenSearch } from "./engine-load.ts";
+import { rawSearchTotals, runEngineLoad, runRawSearchLoad, warmUpEngine } from "./engine-load.ts";
 import {
   checkEveryQuery,
   type HttpLoadResult,
@@ -22,16 +22,16 @@ import { describeServer } from "./targets.ts";
 /**
  * npm run bench:api — GET /api/v1/search under closed-loop load (autocannon, 32 connections, a
  * fixed mix of real queries) against the real server process, beside the raw engine baseline: the
- * same queries straight into the engine from 32 async loops. Three set-ups, each loaded with the
+ * same queries straight into the engine from 32 async loops. Four set-ups, each loaded with the
  * full corpus once: embedded PGlite and server Postgres (baseline: PostgresSearchEngine.search),
- * and server Postgres + OpenSearch (the server with SEARCH_ENGINE=opensearch; baseline: a raw
+ * server Postgres + OpenSearch and + Elasticsearch (the server with SEARCH_ENGINE set; baseline: a raw
  * `_search` over plain HTTP with the same request bodies). BENCH_SETUPS (comma-separated:
- * embedded,postgres,opensearch; default all three) picks the set-ups. BENCH_RUNS (default 3)
+ * embedded,postgres,opensearch,elasticsearch; default all four) picks the set-ups. BENCH_RUNS (default 3)
  * repetitions of the measurement phase, BENCH_SECONDS (default 10) each; medians are reported.
  * Exit code 0 whether or not the target is met; non-zero only if the benchmark cannot run or a
  * request failed (a benchmark of failing requests measures the wrong thing).
  *
- * BENCH_ENGINE_CPUS (e.g. "1") gives the OpenSearch node CPUs of its own, as a deployment does:
+ * BENCH_ENGINE_CPUS (e.g. "1") gives the engine's node CPUs of its own, as a deployment does:
  * its JVM is pinned to them (taskset), and the API server and this process to the others, in
  * both phases alike. Without it everything shares every CPU, and on a small machine the API's own
  * CPU is taken from the engine's (see docs/PERFORMANCE.md).
@@ -81,7 +81,7 @@ function pin(pid: number, cpuList: string): void {
 const measuring = stopOnSignal();
 
 /** What the API is compared with, in the tables and the target line. */
-const baselineOf = (setup: ApiSetup) => (setup.openSearch ? "raw _search" : "raw engine");
+const baselineOf = (setup: ApiSetup) => (setup.engineNode ? "raw _search" : "raw engine");
 
 const line = (label: string, s: LoadSummary, unit: string) =>
   `${label} p50 ${s.p50Ms.toFixed(1)} ms, p99 ${s.p99Ms.toFixed(1)} ms, ${Math.round(s.perSecond)} ${unit}/s`;
@@ -90,11 +90,11 @@ async function measureApi(setup: ApiSetup): Promise<[HttpLoadResult, CpuReport |
   const server = await startApiServer(setup.env);
   if (measuring.current) measuring.current.server = server;
   try {
-    if (cpus && setup.openSearch) pin(server.pid, cpus.others);
+    if (cpus && setup.engineNode) pin(server.pid, cpus.others);
     const checks = await checkEveryQuery(server.baseUrl, setup.apiKey);
     const meter = new CpuMeter({
       serverPid: server.pid,
-      openSearchPid: setup.openSearch?.pid,
+      enginePid: setup.engineNode?.pid,
       database: setup.postgresDatabase,
     });
     const result = await runHttpLoad(server.baseUrl, setup.apiKey, shape, meter);
@@ -107,7 +107,7 @@ async function measureApi(setup: ApiSetup): Promise<[HttpLoadResult, CpuReport |
   }
 }
 
-/** What the first run's checks found; with OpenSearch, the raw `_search` must find the same totals. */
+/** What the first run's checks found; with an index engine, the raw `_search` must find the same totals. */
 async function describeMix(setup: ApiSetup, checks: QueryCheck[]): Promise<void> {
   const totals = checks.map((c) => c.total);
   const empty = BENCH_QUERIES.filter((_, i) => totals[i] === 0).map((q) => q.q);
@@ -120,8 +120,8 @@ async function describeMix(setup: ApiSetup, checks: QueryCheck[]): Promise<void>
     console.log(
       `  note: the API filtered ${bestEffort.join(", ")} best_effort; the baseline sends exact filters only`,
     );
-  if (!setup.openSearch) return;
-  const raw = await rawSearchTotals(setup.openSearch.url, setup.openSearch.alias);
+  if (!setup.engineNode) return;
+  const raw = await rawSearchTotals(setup.engineNode.url, setup.engineNode.alias);
   const differ = BENCH_QUERIES.flatMap((q, i) =>
     raw[i] === totals[i] ? [] : [`"${q.q}": API ${totals[i]}, raw _search ${raw[i]}`],
   );
@@ -132,9 +132,9 @@ async function describeMix(setup: ApiSetup, checks: QueryCheck[]): Promise<void>
 
 /** In this process, after the server has stopped: the embedded store admits one process at a time. */
 async function measureEngine(setup: ApiSetup): Promise<[LoadSummary, CpuReport | undefined]> {
-  if (setup.openSearch) {
-    const meter = new CpuMeter({ openSearchPid: setup.openSearch.pid, database: setup.postgresDatabase });
-    const result = await runRawSearchLoad(setup.openSearch.url, setup.openSearch.alias, shape, meter);
+  if (setup.engineNode) {
+    const meter = new CpuMeter({ enginePid: setup.engineNode.pid, database: setup.postgresDatabase });
+    const result = await runRawSearchLoad(setup.engineNode.url, setup.engineNode.alias, shape, meter);
     return [result, meter.report(result.calls)];
   }
   const db = await openStore({
@@ -156,7 +156,7 @@ console.log(
     `Machine: ${os.cpus().length} CPU(s) (${os.cpus()[0]?.model ?? "unknown"}), Node ${process.version}, ` +
     `load average ${os.loadavg()[0]!.toFixed(2)}, server Postgres ${describeServer()}, ${commitLabel()}.\n` +
     (cpus
-      ? `OpenSearch set-up: the engine on CPU(s) ${cpus.engine}, the load generator and the API server on CPU(s) ${cpus.others} (BENCH_ENGINE_CPUS); other set-ups share every CPU.`
+      ? `Index engine set-ups: the engine on CPU(s) ${cpus.engine}, the load generator and the API server on CPU(s) ${cpus.others} (BENCH_ENGINE_CPUS); other set-ups share every CPU.`
       : "The load generator, the API server and the database share these CPUs: figures are for comparison, not capacity."),
 );
 
@@ -164,6 +164,8 @@ const HEADINGS: Record<SetupKind, string> = {
   embedded: "Embedded PGlite: loading the corpus…",
   postgres: "Server Postgres: loading the corpus…",
   opensearch: "Server Postgres + OpenSearch: starting OpenSearch, loading the corpus, building the index…",
+  elasticsearch:
+    "Server Postgres + Elasticsearch: starting Elasticsearch, loading the corpus, building the index…",
 };
 
 const results: Array<{ setup: ApiSetup; runs: ApiRun[] }> = [];
@@ -175,22 +177,22 @@ try {
     try {
       const setup = await prepareSetup(kind, cleanups);
       console.log(`  ${setup.provisions} provisions loaded in ${setup.loadSeconds.toFixed(1)} s`);
-      const node = setup.openSearch;
+      const node = setup.engineNode;
       if (node)
         console.log(
-          `  OpenSearch ${node.version} at ${node.url} (1 GB heap, up in ${node.startSeconds.toFixed(0)} s); ` +
+          `  ${node.name} ${node.version} at ${node.url} (1 GB heap, up in ${node.startSeconds.toFixed(0)} s); ` +
             `index behind ${node.alias} built by rebuildIndex in ${node.indexSeconds.toFixed(1)} s`,
         );
-      if (node) await warmUpOpenSearch(node, connections);
+      if (node) await warmUpEngine(node, connections);
       // Pinned after the warm-up: confined to one CPU, the JVM's JIT compilers compete with its
       // searches and it was still getting faster after 2 minutes (311 to 79 ms at p50), which the
       // first phases would have paid for.
       if (node && cpus) {
-        if (!node.pid) throw new Error("BENCH_ENGINE_CPUS: the OpenSearch JVM's pid is unknown here");
+        if (!node.pid) throw new Error(`BENCH_ENGINE_CPUS: the ${node.name} JVM's pid is unknown here`);
         pin(node.pid, cpus.engine);
         pin(process.pid, cpus.others);
         console.log(
-          `  OpenSearch pinned to CPU(s) ${cpus.engine}; the API server and the load generator to CPU(s) ${cpus.others}`,
+          `  ${node.name} pinned to CPU(s) ${cpus.engine}; the API server and the load generator to CPU(s) ${cpus.others}`,
         );
       }
       const setupRuns: ApiRun[] = [];
@@ -222,10 +224,10 @@ console.log(
   `\n${new Date().toISOString().slice(0, 10)}, medians of ${runs} run(s) of ${seconds} s (ms = milliseconds):`,
 );
 for (const { setup, runs: setupRuns } of results) {
-  const versus = setup.openSearch ? " (engine = raw _search: plain HTTP, the engine's request bodies)" : "";
+  const versus = setup.engineNode ? " (engine = raw _search: plain HTTP, the engine's request bodies)" : "";
   console.log(`\n${setup.label}${versus}:\n\n${formatSetupTable(setupRuns)}`);
   const cpu = formatCpuTable(setupRuns, {
-    openSearch: Boolean(setup.openSearch),
+    openSearch: Boolean(setup.engineNode),
     baseline: baselineOf(setup),
   });
   if (cpu) console.log(`\n${cpu}`);

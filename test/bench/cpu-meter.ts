@@ -63,7 +63,7 @@ function machineBusyMs(): number {
   return (user! + nice! + system! + steal!) * TICK_MS;
 }
 
-/** Measures one window; `serverPid`, `openSearchPid` and `database` are left out where there is no such thing. */
+/** Measures one window; `serverPid`, `enginePid` and `database` are left out where there is no such thing. */
 export class CpuMeter {
   private first: Snapshot | undefined;
   private last: Snapshot | undefined;
@@ -71,7 +71,7 @@ export class CpuMeter {
   constructor(
     private readonly watched: {
       serverPid?: number | undefined;
-      openSearchPid?: number | undefined;
+      enginePid?: number | undefined;
       database?: string | undefined;
     },
   ) {}
@@ -83,7 +83,7 @@ export class CpuMeter {
       at: performance.now(),
       benchProcess: (self.user + self.system) / 1000,
       server: this.watched.serverPid ? processCpuMs(this.watched.serverPid) : 0,
-      openSearch: this.watched.openSearchPid ? processCpuMs(this.watched.openSearchPid) : 0,
+      openSearch: this.watched.enginePid ? processCpuMs(this.watched.enginePid) : 0,
       postgres: this.watched.database ? postgresCpuMs(this.watched.database) : 0,
       machineBusy: machineBusyMs(),
     };

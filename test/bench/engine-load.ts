@@ -4,7 +4,7 @@ import type { SearchQuery } from "../../services/search/engine.ts";
 import { PostgresSearchEngine } from "../../services/search/postgres-engine.ts";
 import { Synonyms } from "../../services/search/synonyms.ts";
 import type { Database } from "../../services/store/database.ts";
-import type { OpenSearchTarget } from "./api-setup.ts";
+import type { EngineNode } from "./api-setup.ts";
 import type { LoadShape, MeasuredWindow } from "./http-load.ts";
 import { type LoadSummary, summariseLatencies } from "./latency.ts";
 import { BENCH_QUERIES, type BenchQuery, engineQuery, rotated } from "./queries.ts";
@@ -205,8 +205,8 @@ async function run<T>(
  */
 const JVM_WARM_UP = { chunkSeconds: 10, minChunks: 6, maxChunks: 15, settledAbove: 0.97 };
 
-export async function warmUpOpenSearch(
-  node: OpenSearchTarget,
+export async function warmUpEngine(
+  node: EngineNode,
   connections: number,
   queries: BenchQuery[] = BENCH_QUERIES,
 ): Promise<void> {

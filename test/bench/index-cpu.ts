@@ -40,12 +40,15 @@ function cmdline(pid: string): string {
   }
 }
 
-/** The JVM infra/opensearch/start.ts launched for this HTTP port, if it can be found. */
-export function findOpenSearchPid(httpPort: number): string | undefined {
+/** The JVM infra/opensearch or infra/elasticsearch launched for this HTTP port, if it can be found. */
+export function findEnginePid(httpPort: number): string | undefined {
   if (!linux) return undefined;
   return pids().find((pid) => {
     const line = cmdline(pid);
-    return line.includes("corpus.OpenSearchNode") && line.includes(`--http-port ${httpPort} `);
+    return (
+      (line.includes("corpus.OpenSearchNode") || line.includes("corpus.ElasticsearchNode")) &&
+      line.includes(`--http-port ${httpPort} `)
+    );
   });
 }
 
@@ -67,14 +70,14 @@ function machineBusy(): number {
 
 /** Starts measuring; the returned function ends the window and reports it (undefined off Linux). */
 export function measureCpu(watched: {
-  openSearchPid: string | undefined;
+  enginePid: string | undefined;
   database: string;
 }): () => RunCpu | undefined {
   if (!linux) return () => undefined;
   const snapshot = () => ({
     at: performance.now(),
     node: (({ user, system }) => (user + system) / 1e6)(process.cpuUsage()),
-    openSearch: watched.openSearchPid ? processCpu(watched.openSearchPid) : 0,
+    openSearch: watched.enginePid ? processCpu(watched.enginePid) : 0,
     postgres: postgresCpu(watched.database),
     busy: machineBusy(),
   });

@@ -1,7 +1,9 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { type OpenSearchCluster, startOpenSearch } from "../../infra/opensearch/start.ts";
+import { startElasticsearch } from "../../infra/elasticsearch/start.ts";
+import type { JvmCluster } from "../../infra/jvm-cluster.ts";
+import { startOpenSearch } from "../../infra/opensearch/start.ts";
 import type { Database } from "../../services/store/database.ts";
 import { openStore } from "../../services/store/open.ts";
 import { freePortPair } from "../helpers/processes.ts";
@@ -63,13 +65,18 @@ const secondsSince = (start: number) => (performance.now() - start) / 1000;
  * removes a temporary folder it made itself only when it stops the node itself: one whose JVM has
  * already exited (killed with the benchmark's process group by Ctrl-C, say) would leave it behind.
  */
+export type IndexEngineKind = "opensearch" | "elasticsearch";
+
+/** A node of the engine from Maven Central jars (infra/), 1 GB of heap, removed with the cleanups. */
 export async function startNode(
   cleanups: Cleanups,
-): Promise<{ cluster: OpenSearchCluster; seconds: number }> {
+  engine: IndexEngineKind = "opensearch",
+): Promise<{ cluster: JvmCluster; seconds: number }> {
   const started = performance.now();
-  const basePath = await mkdtemp(path.join(os.tmpdir(), "lc-bench-opensearch-"));
+  const basePath = await mkdtemp(path.join(os.tmpdir(), `lc-bench-${engine}-`));
   cleanups.add(() => rm(basePath, { recursive: true, force: true }));
-  const cluster = await startOpenSearch({ httpPort: await freePortPair(100), heap: "1g", basePath });
+  const start = engine === "opensearch" ? startOpenSearch : startElasticsearch;
+  const cluster = await start({ httpPort: await freePortPair(100), heap: "1g", basePath });
   cleanups.add(() => cluster.stop());
   return { cluster, seconds: secondsSince(started) };
 }

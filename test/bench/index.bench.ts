@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import os from "node:os";
-import { findOpenSearchPid, measureCpu } from "./index-cpu.ts";
+import { findEnginePid, measureCpu } from "./index-cpu.ts";
 import {
   formatIndexCpu,
   formatIndexPhases,
@@ -84,9 +84,9 @@ try {
       `(outside the timing), about ${(ndjsonBytes / 1024 ** 2).toFixed(0)} MB of NDJSON.`,
   );
 
-  const openSearchPid = findOpenSearchPid(Number(new URL(node).port));
+  const enginePid = findEnginePid(Number(new URL(node).port));
   const database = new URL(setup.env.DATABASE_URL).pathname.slice(1);
-  const cpuWindow = () => measureCpu({ openSearchPid, database });
+  const cpuWindow = () => measureCpu({ enginePid, database });
   const runOnce = (method: Method, label: string) =>
     method === "ours"
       ? runOurs(db, setup.env, node, `lc-bench-${tag}-${label}`, cpuWindow)

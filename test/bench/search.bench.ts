@@ -7,7 +7,7 @@ import { type RunningServer, startApiServer, stopOnSignal } from "./api-server.t
 import { type ApiSetup, prepareSetup, type SetupKind } from "./api-setup.ts";
 import { commitLabel, positiveInteger, setupKinds } from "./bench-options.ts";
 import { CpuMeter } from "./cpu-meter.ts";
-import { rawSearchTotals, runEngineLoad, runRawSearchLoad, warmUpOpenSearch } from "./engine-load.ts";
+import { rawSearchTotals, runEngineLoad, runRawSearchLoad, warmUpEngine } from "./engine-load.ts";
 import { HealthProbe } from "./health-probe.ts";
 import { checkEveryQuery, type LoadShape, type MeasuredWindow, runHttpLoad } from "./http-load.ts";
 import { Cleanups } from "./index-setup.ts";
@@ -31,7 +31,7 @@ import { describeServer } from "./targets.ts";
  * npm run bench:search — search latency per kind of query (keywords, article numbers, questions,
  * queries at the 500-character limit: test/bench/search-queries.ts), through GET /api/v1/search on
  * the real server process, at one connection and at 32, on each set-up of bench:api (embedded
- * PGlite, server Postgres, server Postgres + OpenSearch; BENCH_SETUPS picks them). Beside it, in
+ * PGlite, server Postgres, server Postgres + OpenSearch or + Elasticsearch; BENCH_SETUPS picks them). Beside it, in
  * the same run, the baselines: the raw engine on the same queries (PostgresSearchEngine.search in
  * this process, or a raw `_search` with the engine's request bodies), the in-process BM25
  * reference of eval:relevance, and on the embedded set-up /healthz sampled while 32 connections
@@ -125,7 +125,7 @@ async function measureApi(setup: ApiSetup, totals: Map<QueryKind, number[]>) {
   let measured = false;
   const watched = {
     serverPid: server.pid,
-    openSearchPid: setup.openSearch?.pid,
+    enginePid: setup.engineNode?.pid,
     database: setup.postgresDatabase,
   };
   try {
@@ -213,7 +213,7 @@ async function measureHealth(
 /** The raw engine on the same queries, after the server has stopped (the embedded store admits one process). */
 async function measureRaw(setup: ApiSetup, totals: Map<QueryKind, number[]>) {
   const raw = {} as Record<QueryKind, Record<Concurrency, Cell>>;
-  const node = setup.openSearch;
+  const node = setup.engineNode;
   const db = node
     ? undefined
     : await openStore({ DATA_DIR: setup.env.DATA_DIR!, DATABASE_URL: setup.env.DATABASE_URL || undefined });
@@ -234,7 +234,7 @@ async function measureRaw(setup: ApiSetup, totals: Map<QueryKind, number[]>) {
       }
       raw[kind] = {} as Record<Concurrency, Cell>;
       for (const c of CONCURRENCIES) {
-        const meter = new CpuMeter({ openSearchPid: node?.pid, database: setup.postgresDatabase });
+        const meter = new CpuMeter({ enginePid: node?.pid, database: setup.postgresDatabase });
         const result = node
           ? await runRawSearchLoad(node.url, node.alias, shapeAt(c, queries.length), meter, queries)
           : await runEngineLoad(db!, shapeAt(c, queries.length), meter, queries);
@@ -278,6 +278,8 @@ const HEADINGS: Record<SetupKind, string> = {
   embedded: "Embedded PGlite: loading the corpus…",
   postgres: "Server Postgres: loading the corpus…",
   opensearch: "Server Postgres + OpenSearch: starting OpenSearch, loading the corpus, building the index…",
+  elasticsearch:
+    "Server Postgres + Elasticsearch: starting Elasticsearch, loading the corpus, building the index…",
 };
 
 const started = performance.now();
@@ -292,8 +294,7 @@ try {
       const setup = await prepareSetup(kind, cleanups);
       console.log(`  ${setup.provisions} provisions loaded in ${setup.loadSeconds.toFixed(1)} s`);
       reference ??= await measureReference(setup);
-      if (setup.openSearch)
-        await warmUpOpenSearch(setup.openSearch, 32, Object.values(SEARCH_QUERIES).flat());
+      if (setup.engineNode) await warmUpEngine(setup.engineNode, 32, Object.values(SEARCH_QUERIES).flat());
       const totals = new Map<QueryKind, number[]>();
       const { api, health } = await measureApi(setup, totals);
       const raw = await measureRaw(setup, totals);
@@ -303,7 +304,7 @@ try {
       results.push({
         kind,
         label: setup.label,
-        rawLabel: setup.openSearch ? "raw _search" : "raw engine",
+        rawLabel: setup.engineNode ? "raw _search" : "raw engine",
         byKind,
         health,
       });

