@@ -19,6 +19,9 @@ export function buildCli(rt: CliRuntime): Command {
   const program = new Command("corpus")
     .description("Legal corpus administration: ingest, statistics, projects and API keys.")
     .version(VERSION, "-V, --version", "the version of the service this command belongs to")
+    // `corpus -V` is the service's version; after a command, `--version` is that command's own
+    // option (`corpus ingest legi --version 2.229.0`), which the program's would otherwise swallow.
+    .enablePositionalOptions()
     .showHelpAfterError()
     .exitOverride()
     .configureOutput({ writeOut: (s) => rt.out(s.trimEnd()), writeErr: (s) => rt.err(s.trimEnd()) });

@@ -23,6 +23,13 @@ describe("corpus CLI onboarding", () => {
     expect(result.stdout.trim()).toBe(version);
   });
 
+  it("reads --version after a command as that command's own option, not the service's version", async () => {
+    // `ingest legi --version X` printed the service's version and loaded nothing.
+    const result = await runCli(["ingest", "legi", "--version", "0.0.0-none"], env);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/error: @socialgouv\/legi-data@0\.0\.0-none: version: cannot fetch/);
+  }, 60_000);
+
   it("says which store it opened, and refuses the names the console refuses", async () => {
     const created = await runCli(["projects", "create", "my-app"], env);
     expect(created.code).toBe(0);
