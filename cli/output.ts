@@ -12,6 +12,11 @@ export function formatSummary(summary: IngestSummary): string {
     ...(summary.duplicatesDropped
       ? [`  repeated articles dropped from the source: ${summary.duplicatesDropped}`]
       : []),
+    ...(summary.withoutTextDropped
+      ? [
+          `  articles without any text dropped (headings over numbered sub-articles): ${summary.withoutTextDropped}`,
+        ]
+      : []),
   ].join("\n");
 }
 

@@ -8,11 +8,12 @@ import type { CanonicalDocumentInput } from "./model.ts";
 import { type IngestProgress, type IngestSummary, ingest } from "./pipeline/ingest.ts";
 import { rejectDuplicateNumbers, validateDocument } from "./pipeline/validate.ts";
 import { parseCanonicalFile } from "./sources/canonical/adapter.ts";
+import { readKaliAgreements, resolveKaliSnapshot, selectAgreements } from "./sources/kali/snapshot.ts";
 import { readLegiCodes, resolveLegiSnapshot } from "./sources/legi/snapshot.ts";
 import { readJsonFile } from "./sources/read-json.ts";
 
 /**
- * Loading a source into the store: LEGI codes from a snapshot, or a canonical file. Shared by the
+ * Loading a source into the store: LEGI codes or KALI agreements from a snapshot, or a canonical file. Shared by the
  * CLI, the server's first start and the ingest-run job, which hand the run's change events to the
  * change log afterwards (services/jobs/change-log-job.ts).
  */
@@ -49,6 +50,53 @@ export async function ingestLegi(
     searchOutbox: config.SEARCH_ENGINE !== "postgres",
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
+}
+
+export interface KaliIngestOptions {
+  /** A published version of @socialgouv/kali-data; default: the latest. */
+  version?: string | undefined;
+  path?: string | undefined;
+  /** Only these agreements, by IDCC. */
+  idcc?: string[] | undefined;
+  onProgress?: (progress: IngestProgress) => void;
+  runId?: number | undefined;
+}
+
+export interface KaliIngestSummary extends IngestSummary {
+  /** Agreements the snapshot lists by title only, without any article: nothing to load. */
+  titleOnly: number;
+}
+
+/** `corpus ingest kali`: collective agreements, one document per agreement (ingest/sources/kali/). */
+export async function ingestKali(
+  db: Database,
+  config: Config,
+  options: KaliIngestOptions,
+): Promise<KaliIngestSummary> {
+  const rules = loadDomainRules(config.DOMAIN_RULES);
+  const snapshot = await resolveKaliSnapshot({
+    version: options.version,
+    path: options.path,
+    cacheDir: path.join(config.DATA_DIR, "sources"),
+  });
+  const agreements = selectAgreements(snapshot, options.idcc);
+  const documents = function* () {
+    for (const { file, document, withoutText } of readKaliAgreements(snapshot, agreements))
+      if (document) yield { file, document, withoutText };
+  };
+  const summary = await ingest(db, {
+    source: "kali",
+    sourceVersion: snapshot.label,
+    parameters: { version: options.version ?? null, path: options.path ?? null, idcc: options.idcc ?? null },
+    documentsTotal: agreements.length,
+    documents: documents(),
+    rules,
+    runId: options.runId,
+    searchOutbox: config.SEARCH_ENGINE !== "postgres",
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+  });
+  const titleOnly = options.idcc?.length ? 0 : snapshot.agreements.filter((a) => !a.hasArticles).length;
+  return { ...summary, titleOnly };
 }
 
 async function rejectIdClashes(db: Database, documents: CanonicalDocumentInput[], file: string) {

@@ -68,6 +68,14 @@ export const provisionSchema = z.object({
   effectiveFrom: isoDate.nullable(),
   effectiveTo: isoDate.nullable(),
   sectionId: z.string().nullable().describe("Innermost section; null when the provision sits at the top."),
+  heading: z
+    .string()
+    .min(1)
+    .nullable()
+    .default(null)
+    .describe(
+      "The provision's own title when the source gives one (a collective agreement's « Période d'essai » above article 3.4); it ends the provision's section path.",
+    ),
   versions: z.array(versionSchema).default([]),
   links: z.array(linkSchema).default([]),
 });
@@ -80,6 +88,7 @@ export const documentKindSchema = z.enum([
   "order",
   "constitution",
   "treaty",
+  "collective_agreement",
   "other",
 ]);
 

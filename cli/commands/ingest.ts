@@ -1,7 +1,7 @@
 import path from "node:path";
 import { type Command, Option } from "commander";
 import { ingestGuides } from "../../ingest/guides.ts";
-import { ingestCanonicalFile, ingestLegi } from "../../ingest/load.ts";
+import { ingestCanonicalFile, ingestKali, ingestLegi } from "../../ingest/load.ts";
 import type { IngestProgress, IngestSummary } from "../../ingest/pipeline/ingest.ts";
 import { GUIDE_SOURCES } from "../../services/core/guides.ts";
 import { withChangesDelivered } from "../../services/jobs/change-log-job.ts";
@@ -10,7 +10,7 @@ import { formatGuidesSummary, formatSummary } from "../output.ts";
 import { progressReporter } from "../progress.ts";
 import type { CliRuntime } from "../runtime.ts";
 
-/** `corpus ingest legi|file|guides`: load acts, and the guides search reads beside them. */
+/** `corpus ingest legi|kali|file|guides`: load acts, and the guides search reads beside them. */
 export function addIngestCommands(program: Command, rt: CliRuntime): void {
   const runIngest = async (work: (onProgress: (p: IngestProgress) => void) => Promise<IngestSummary>) => {
     const progress = progressReporter(rt.progress);
@@ -39,6 +39,33 @@ export function addIngestCommands(program: Command, rt: CliRuntime): void {
           ),
         ),
       );
+    });
+  ingest
+    .command("kali")
+    .description(
+      "Load collective agreements (KALI) from @socialgouv/kali-data, the latest version unless told otherwise, fetched on demand (about 22 MB to download, 180 MB unpacked).",
+    )
+    .addOption(
+      new Option("--version <version>", "a published version of @socialgouv/kali-data").conflicts("path"),
+    )
+    .option("--path <path>", "a folder holding the package or its data/ folder")
+    .option("--idcc <numbers>", "only these agreements, by IDCC: 1486,2216", list)
+    .action(async (options: { version?: string; path?: string; idcc?: string[] }) => {
+      const at = options.path ? { path: path.resolve(rt.cwd, options.path) } : {};
+      let titleOnly = 0;
+      await rt.withStore((db) =>
+        runIngest((onProgress) =>
+          withChangesDelivered(db, rt.config, async () => {
+            const summary = await ingestKali(db, rt.config, { ...options, ...at, onProgress });
+            titleOnly = summary.titleOnly;
+            return summary;
+          }),
+        ),
+      );
+      if (titleOnly > 0)
+        rt.out(
+          `  agreements the snapshot lists by title only, without any article (not loaded): ${titleOnly}`,
+        );
     });
   ingest
     .command("file <path>")

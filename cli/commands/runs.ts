@@ -5,6 +5,7 @@ import { AppError } from "../../services/core/errors.ts";
 import { submitIngestRun } from "../../services/jobs/ingest-run-job.ts";
 import { type IngestRunRequest, ingestRunRequestSchema } from "../../services/jobs/ingest-run-request.ts";
 import { findIngestRun, type IngestRun, listIngestRuns } from "../../services/store/ingest-runs.ts";
+import { list } from "../options.ts";
 import { table } from "../output.ts";
 import { progressReporter } from "../progress.ts";
 import type { CliRuntime } from "../runtime.ts";
@@ -80,6 +81,15 @@ export function addRunsCommands(program: Command, rt: CliRuntime) {
     .option("--wait", "follow the run until it ends")
     .action(async (options: { version?: string; codes?: string[]; wait?: boolean }) => {
       await submit({ source: "legi", version: options.version, codes: options.codes }, options.wait ?? false);
+    });
+  submitCmd
+    .command("kali")
+    .description("Queue collective agreements (KALI): all of a snapshot, or some by IDCC.")
+    .option("--version <version>", "a published version of @socialgouv/kali-data; default: the latest")
+    .option("--idcc <numbers>", "only these agreements, by IDCC: 1486,2216", list)
+    .option("--wait", "follow the run until it ends")
+    .action(async (options: { version?: string; idcc?: string[]; wait?: boolean }) => {
+      await submit({ source: "kali", version: options.version, idcc: options.idcc }, options.wait ?? false);
     });
   submitCmd
     .command("file <path>")

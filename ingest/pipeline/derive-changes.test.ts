@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { CanonicalProvision, CanonicalVersion } from "../model.ts";
 import {
+  againstStored,
   amendingAct,
   type DocumentContext,
   historyEvents,
@@ -45,6 +46,7 @@ const provision = (
   text: "Texte.",
   html: null,
   notes: null,
+  heading: null,
   status: "in_force",
   sourceStatus: "VIGUEUR",
   effectiveFrom: versions.at(-1)!.effectiveFrom,
@@ -178,5 +180,72 @@ describe("snapshot comparison", () => {
     expect(
       withRenumbering([], { ...p, number: "L. 1234-6" }, { number: "L1234-6", versionId: "v2" }, ctx),
     ).toEqual([]);
+  });
+});
+
+describe("againstStored: snapshots that give the current version only (KALI)", () => {
+  const current = provision([version("v2", "2026-05-01", null)], {
+    links: [
+      {
+        actId: "KALITEXT1",
+        actTitle: "Avenant n° 49",
+        actKind: "Avenant",
+        relation: "MODIFIE",
+        direction: "amended_by",
+        actArticleId: null,
+        actArticleNumber: null,
+        publishedOn: "2026-04-01",
+        signedOn: null,
+        effectiveOn: "2026-05-01",
+      },
+    ],
+  });
+
+  it("turns a stored provision's new version into an amendment from the stored one", () => {
+    const events = againstStored(
+      historyEvents(current, ctx),
+      current,
+      { versionId: "v1", presentInSource: true },
+      ctx,
+    );
+    expect(summary(events)).toEqual([["amended", "2026-05-01", "v1", "v2"]]);
+    expect(events[0]!.key).toBe("p7:amended:v2");
+    expect(events[0]!.act).toEqual({ id: "KALITEXT1", title: "Avenant n° 49", date: "2026-04-01" });
+  });
+
+  it("leaves history alone when it lists the stored version (LEGI) or nothing changed", () => {
+    const legi = provision([version("v1", "2010-01-01", "2026-05-01"), version("v2", "2026-05-01", null)]);
+    const history = historyEvents(legi, ctx);
+    expect(againstStored(history, legi, { versionId: "v1", presentInSource: true }, ctx)).toBe(history);
+    const same = historyEvents(current, ctx);
+    expect(againstStored(same, current, { versionId: "v2", presentInSource: true }, ctx)).toBe(same);
+  });
+
+  it("keeps an `added` for a provision an earlier snapshot had dropped", () => {
+    const events = againstStored(
+      historyEvents(current, ctx),
+      current,
+      { versionId: "v1", presentInSource: false },
+      ctx,
+    );
+    expect(summary(events)).toEqual([["added", "2026-05-01", null, "v2"]]);
+  });
+
+  it("dates an undated new provision between the two snapshots, as a vanished one is", () => {
+    const undated = provision([version("v9", null, null)]);
+    const [event] = againstStored(historyEvents(undated, ctx), undated, undefined, ctx);
+    expect(event).toMatchObject({
+      kind: "added",
+      effectiveOn: null,
+      effectiveAfter: "2023-02-17",
+      effectiveBy: "2026-03-27",
+      listedOn: "2026-03-27",
+      origin: "snapshot_comparison",
+    });
+    // On a document's first load there is no window: the snapshot is all there is.
+    const first = { ...ctx, previousSnapshotDate: null };
+    expect(againstStored(historyEvents(undated, first), undated, undefined, first)[0]!.origin).toBe(
+      "source_history",
+    );
   });
 });

@@ -203,3 +203,64 @@ export function withRenumbering(
     },
   ];
 }
+
+/** The stored state of a provision a snapshot holds again. */
+export interface StoredState {
+  versionId: string;
+  /** False when an earlier snapshot had dropped it: holding it again is an `added`. */
+  presentInSource: boolean;
+}
+
+/**
+ * The stored current version of a provision when the snapshot holds the provision at another
+ * version and does not list the stored one (KALI): that version was superseded, and the snapshot
+ * says so only by its absence. Null otherwise.
+ */
+export function unlistedStoredVersion(p: CanonicalProvision, before: StoredState | undefined): string | null {
+  if (!before?.presentInSource || before.versionId === p.versionId) return null;
+  return p.versions.some((v) => v.versionId === before.versionId) ? null : before.versionId;
+}
+
+/**
+ * What a snapshot without history (KALI gives an article's current version only) tells against
+ * the stored state:
+ * - a provision stored at a version the snapshot's history does not list, now at another, was
+ *   amended: the history's `added` for its current version becomes `amended` from the stored one;
+ * - a provision new to a document stored before, whose history gives no date, appeared between
+ *   the two snapshots: its `added` gets that window (origin `snapshot_comparison`), as a
+ *   provision that vanishes does.
+ * LEGI's history always lists the stored version and dates new articles, so neither applies to it.
+ */
+export function againstStored(
+  events: ChangeEvent[],
+  p: CanonicalProvision,
+  before: StoredState | undefined,
+  ctx: ProvisionContext,
+): ChangeEvent[] {
+  if (before?.presentInSource) {
+    if (unlistedStoredVersion(p, before) === null) return events;
+    return events.map((e) =>
+      e.kind === "added" && e.versionAfter === p.versionId
+        ? {
+            ...e,
+            key: `p${ctx.provisionId}:amended:${p.versionId}`,
+            kind: "amended",
+            versionBefore: before.versionId,
+            act: amendingAct(p.links, "amended", e.effectiveOn),
+          }
+        : e,
+    );
+  }
+  if (before || ctx.previousSnapshotDate === null) return events;
+  return events.map((e) =>
+    e.kind === "added" && e.effectiveOn === null
+      ? {
+          ...e,
+          effectiveAfter: ctx.previousSnapshotDate,
+          effectiveBy: ctx.snapshotDate,
+          listedOn: ctx.snapshotDate,
+          origin: "snapshot_comparison",
+        }
+      : e,
+  );
+}

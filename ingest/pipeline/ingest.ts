@@ -27,6 +27,8 @@ export interface SourceDocument {
   file: string;
   document: CanonicalDocumentInput;
   duplicatesDropped?: string[];
+  /** Source ids of articles the adapter dropped because they hold no text. */
+  withoutText?: string[];
 }
 
 export interface IngestSummary {
@@ -38,6 +40,8 @@ export interface IngestSummary {
   /** Change events handed to the change log. */
   changes: number;
   duplicatesDropped: number;
+  /** Articles without any text, dropped (KALI: a heading over numbered sub-articles). */
+  withoutTextDropped: number;
   seconds: number;
   outcomes: PersistOutcome[];
 }
@@ -94,6 +98,7 @@ export async function ingest(db: Database, request: IngestRequest): Promise<Inge
     versions: 0,
     changes: 0,
     duplicatesDropped: 0,
+    withoutTextDropped: 0,
     seconds: 0,
     outcomes: [],
   };
@@ -107,7 +112,7 @@ export async function ingest(db: Database, request: IngestRequest): Promise<Inge
   };
 
   try {
-    for (const { file, document, duplicatesDropped } of request.documents) {
+    for (const { file, document, duplicatesDropped, withoutText } of request.documents) {
       const doc = validateDocument(document, file);
       request.onProgress?.({
         documentsDone: summary.documents.total,
@@ -132,6 +137,7 @@ export async function ingest(db: Database, request: IngestRequest): Promise<Inge
       summary.versions += outcome.versions;
       summary.changes += outcome.changes;
       summary.duplicatesDropped += duplicatesDropped?.length ?? 0;
+      summary.withoutTextDropped += withoutText?.length ?? 0;
       await recordIngestProgress(db, runId, summary.documents.total, report());
     }
   } catch (error) {

@@ -16,13 +16,22 @@ import {
   type StoredProvision,
   setDocumentSnapshot,
   storedProvisions,
+  supersedeVersions,
   updateProvisions,
   upsertDocument,
   writeVersionsAndLinks,
 } from "../../services/store/documents.ts";
 import { recordForIndexing } from "../../services/store/search-outbox.ts";
 import type { CanonicalDocument, CanonicalProvision } from "../model.ts";
-import { type DocumentContext, historyEvents, vanishedEvent, withRenumbering } from "./derive-changes.ts";
+import {
+  againstStored,
+  type DocumentContext,
+  historyEvents,
+  type StoredState,
+  unlistedStoredVersion,
+  vanishedEvent,
+  withRenumbering,
+} from "./derive-changes.ts";
 import { documentRow, linkRows, provisionRow, sectionPaths, sectionRows, versionRows } from "./rows.ts";
 
 /**
@@ -119,6 +128,11 @@ async function persistInTransaction(
   };
 }
 
+const storedState = (row: StoredProvision): StoredState => ({
+  versionId: row.version_id,
+  presentInSource: row.present_in_source,
+});
+
 /** What differs between the snapshot's provisions and the stored ones. */
 interface ProvisionDiff {
   added: ProvisionRow[];
@@ -181,11 +195,19 @@ async function writeProvisions(
   );
 
   const bySource = new Map<string, CanonicalProvision>(doc.provisions.map((p) => [p.sourceId, p]));
+  const storedBySource = new Map(stored.map((row) => [row.source_id, row]));
   const versions = [...written].flatMap(([sourceId, id]) => versionRows(id, bySource.get(sourceId)!));
   const links = [...written].flatMap(([sourceId, id]) => linkRows(id, bySource.get(sourceId)!));
   await writeVersionsAndLinks(tx, [...written.values()], versions, links);
+  // A version the snapshot no longer lists, replaced by another (KALI): closed where it ended.
+  const superseded = [...written].flatMap(([sourceId, provisionId]) => {
+    const p = bySource.get(sourceId)!;
+    const before = storedBySource.get(sourceId);
+    const versionId = unlistedStoredVersion(p, before && storedState(before));
+    return versionId === null ? [] : [{ provisionId, versionId, endsOn: p.effectiveFrom }];
+  });
+  await supersedeVersions(tx, superseded);
 
-  const storedBySource = new Map(stored.map((row) => [row.source_id, row]));
   const events: ChangeEvent[] = absent.map((row) =>
     vanishedEvent({ provisionId: row.id, versionId: row.version_id, number: row.number }, context),
   );
@@ -193,7 +215,7 @@ async function writeProvisions(
     const p = bySource.get(sourceId)!;
     const ctx = { ...context, provisionId };
     const before = storedBySource.get(sourceId);
-    const history = historyEvents(p, ctx);
+    const history = againstStored(historyEvents(p, ctx), p, before && storedState(before), ctx);
     events.push(
       ...(before
         ? withRenumbering(history, p, { number: before.number, versionId: before.version_id }, ctx)

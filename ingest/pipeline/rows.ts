@@ -97,7 +97,7 @@ export function provisionRow(
     effective_from: p.effectiveFrom,
     effective_to: p.effectiveTo,
     section_source_id: p.sectionId,
-    section_path: path,
+    section_path: p.heading ? [...path, p.heading] : path,
     position,
     domains,
   };

@@ -19,14 +19,14 @@ interface SectionSpec {
 
 /** A document with the given sections and one provision per entry of `provisions` (source id → section). */
 function documentWith(
-  fields: { documentId?: string; publicId?: string; title?: string },
+  fields: { documentId?: string; publicId?: string; title?: string; kind?: string },
   sections: SectionSpec[],
   provisions: Record<string, string | null>,
 ): CanonicalDocument {
   return canonicalDocumentSchema.parse({
     source: { name: "test", documentId: fields.documentId ?? "TEXT1" },
     publicId: fields.publicId ?? "texte-de-test",
-    kind: "code",
+    kind: fields.kind ?? "code",
     title: fields.title ?? "Texte de test",
     jurisdiction: "FR",
     status: "in_force",
@@ -107,7 +107,7 @@ rules:
   it("rejects a rule without any match condition", () => {
     const error = inputError(() => rules("  - name: A\n    match: {}\n    domains: [labour]\n"));
     expect(error.field).toBe("rules.0.match");
-    expect(error.problem).toBe("needs at least one of document, title, section");
+    expect(error.problem).toBe("needs at least one of document, kind, title, section");
   });
 
   it.each([
@@ -312,6 +312,36 @@ describe("the shipped rules, ingest/rules/domains.yaml", () => {
       "L1411-1": ["labour", "procedure"],
       preliminary: ["labour"],
     });
+  });
+
+  it("classifies every collective agreement as labour by its kind, family leave and disputes further", () => {
+    const doc = documentWith(
+      {
+        documentId: "KALICONT000005635173",
+        publicId: "idcc-1486",
+        title: "Convention collective Syntec",
+        kind: "collective_agreement",
+      },
+      [
+        { id: "t", parentId: null, title: "Texte de base" },
+        { id: "t4", parentId: "t", title: "Titre 9 Parentalité et évènements familiaux" },
+        {
+          id: "t8",
+          parentId: "t",
+          title: "Titre 8 Commission paritaire permanente de négociation et d'interprétation",
+        },
+      ],
+      { a: "t", b: "t4", c: "t8" },
+    );
+    const result = classify(doc, shipped);
+    expect(result.document).toEqual(["labour"]);
+    expect(Object.fromEntries(result.provisions)).toEqual({
+      a: ["labour"],
+      b: ["labour", "family"],
+      c: ["labour", "procedure"],
+    });
+    // The same title under another kind matches no rule on kinds.
+    expect(classify({ ...doc, kind: "law" }, shipped).document).toEqual([]);
   });
 
   it("leaves the example act of test/fixtures/canonical unclassified", () => {

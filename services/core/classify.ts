@@ -18,11 +18,15 @@ const ruleSchema = z
     match: z
       .object({
         document: z.array(z.string().min(1)).optional(),
+        kind: z.array(z.string().min(1)).optional(),
         title: z.string().min(1).optional(),
         section: z.string().min(1).optional(),
       })
       .strict()
-      .refine((m) => m.document || m.title || m.section, "needs at least one of document, title, section"),
+      .refine(
+        (m) => m.document || m.kind || m.title || m.section,
+        "needs at least one of document, kind, title, section",
+      ),
     domains: z.array(z.string()).min(1),
   })
   .strict();
@@ -32,6 +36,7 @@ const rulesFileSchema = z.object({ version: z.literal(1), rules: z.array(ruleSch
 interface CompiledRule {
   name: string;
   documents: Set<string> | null;
+  kinds: Set<string> | null;
   title: RegExp | null;
   section: RegExp | null;
   domains: Domain[];
@@ -77,6 +82,7 @@ export function parseDomainRules(source: string, file: string): DomainRules {
     return {
       name: rule.name,
       documents: rule.match.document ? new Set(rule.match.document) : null,
+      kinds: rule.match.kind ? new Set(rule.match.kind) : null,
       title: compile(rule.match.title, file, `rules.${i}.match.title`),
       section: compile(rule.match.section, file, `rules.${i}.match.section`),
       domains: rule.domains as Domain[],
@@ -103,6 +109,8 @@ export function loadDomainRules(file: string): DomainRules {
 export interface ClassifiableDocument {
   publicId: string;
   source: { documentId: string };
+  /** `code`, `collective_agreement`…; unknown for a bare title, which then matches no rule on kinds. */
+  kind?: string;
   title: string;
   sections: ReadonlyArray<{ id: string; parentId: string | null; title: string }>;
   provisions: ReadonlyArray<{ sourceId: string; sectionId: string | null }>;
@@ -111,6 +119,7 @@ export interface ClassifiableDocument {
 function documentMatches(rule: CompiledRule, doc: ClassifiableDocument): boolean {
   if (rule.documents && !rule.documents.has(doc.source.documentId) && !rule.documents.has(doc.publicId))
     return false;
+  if (rule.kinds && !(doc.kind !== undefined && rule.kinds.has(doc.kind))) return false;
   if (rule.title && !rule.title.test(fold(doc.title))) return false;
   return true;
 }

@@ -1,6 +1,6 @@
 import { type ConnectionOptions, Queue, UnrecoverableError, Worker } from "bullmq";
 import type { Logger } from "pino";
-import { ingestCanonicalContent, ingestLegi } from "../../ingest/load.ts";
+import { ingestCanonicalContent, ingestKali, ingestLegi } from "../../ingest/load.ts";
 import type { IngestProgress } from "../../ingest/pipeline/ingest.ts";
 import type { Config } from "../core/config.ts";
 import { InputError } from "../core/errors.ts";
@@ -231,7 +231,9 @@ async function executeIngestRun(
     await withChangesDelivered(db, config, () =>
       request.source === "legi"
         ? ingestLegi(db, config, { version: request.version, codes: request.codes, runId, onProgress })
-        : ingestCanonicalContent(db, config, request.file, request.name, { runId, onProgress }),
+        : request.source === "kali"
+          ? ingestKali(db, config, { version: request.version, idcc: request.idcc, runId, onProgress })
+          : ingestCanonicalContent(db, config, request.file, request.name, { runId, onProgress }),
     );
   } catch (error) {
     // ingest() records its own failures; this covers what fails before it starts (bad file, fetch).

@@ -23,6 +23,28 @@ export const ingestRunRequestSchema = z
       .strict(),
     z
       .object({
+        source: z.literal("kali"),
+        version: z
+          .string()
+          .regex(/^\d+\.\d+\.\d+$/, "a published version, e.g. 3.449.0")
+          .optional()
+          .meta({
+            description:
+              "A published version of @socialgouv/kali-data (collective agreements), fetched on demand; default: the latest.",
+          }),
+        idcc: z
+          .array(z.string().regex(/^\d{1,5}$/, "an IDCC, e.g. 1486"))
+          .min(1)
+          .max(500)
+          .optional()
+          .meta({
+            description:
+              "Only these agreements, by IDCC; default: every agreement the snapshot holds articles of.",
+          }),
+      })
+      .strict(),
+    z
+      .object({
         source: z.literal("canonical"),
         name: z
           .string()

@@ -327,6 +327,27 @@ export async function writeVersionsAndLinks(
   });
 }
 
+/**
+ * Marks stored versions superseded, ending them on `endsOn` when it is known: versions a newer
+ * snapshot replaced without listing them (ingest/pipeline/derive-changes.ts).
+ */
+export async function supersedeVersions(
+  tx: Queryable,
+  versions: Array<{ provisionId: number; versionId: string; endsOn: string | null }>,
+): Promise<void> {
+  if (versions.length === 0) return;
+  await tx.query(
+    `UPDATE provision_versions v SET status = 'superseded', effective_to = coalesce(r.ends_on, v.effective_to)
+     FROM jsonb_to_recordset($1::jsonb) AS r(provision_id int, version_id text, ends_on date)
+     WHERE v.provision_id = r.provision_id AND v.version_id = r.version_id`,
+    [
+      JSON.stringify(
+        versions.map((v) => ({ provision_id: v.provisionId, version_id: v.versionId, ends_on: v.endsOn })),
+      ),
+    ],
+  );
+}
+
 /** Every public id of a document's provisions. */
 export async function documentProvisionIds(tx: Queryable, documentId: number): Promise<string[]> {
   const { rows } = await tx.query<{ public_id: string }>(

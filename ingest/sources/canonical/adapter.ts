@@ -53,6 +53,7 @@ export function adaptCanonicalDocument(
         effectiveFrom,
         effectiveTo,
         sectionId: parentId,
+        heading: node.heading?.trim() || null,
         versions: versions.some((v) => v.versionId === versionId)
           ? versions
           : [

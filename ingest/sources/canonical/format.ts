@@ -24,6 +24,13 @@ export const articleNodeSchema = z
       .min(1)
       .optional()
       .describe("Source id of this version; default derived from id and date."),
+    heading: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "The article's own title when it has one, e.g. \"Période d'essai\"; it ends its section path.",
+      ),
     text: z.string().min(1).describe("Plain text of the article in its current version."),
     html: z.string().optional(),
     notes: z.string().optional(),

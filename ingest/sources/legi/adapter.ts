@@ -2,12 +2,12 @@ import { InputError } from "../../../services/core/errors.ts";
 import { slugify } from "../../../services/core/public-ids.ts";
 import type {
   CanonicalDocumentInput,
-  CanonicalLink,
   CanonicalProvision,
   CanonicalSection,
   CanonicalVersion,
 } from "../../model.ts";
 import { legiDate } from "./dates.ts";
+import { toLink } from "./links.ts";
 import { RawReader } from "./raw.ts";
 import { provisionStatus, repealDate, versionStatus } from "./status.ts";
 import type { LegiCode, LegiIndexEntry } from "./types.ts";
@@ -22,25 +22,6 @@ export interface LegiAdapterResult {
 }
 
 const collapse = (value: string) => value.replace(/\s+/g, " ").trim();
-
-/** An amending-act link; undefined for the links LEGI lists without an act. */
-function toLink(raw: RawReader, value: unknown, at: string): CanonicalLink | undefined {
-  const link = raw.object(value, at);
-  const actId = raw.text(link.textCid, `${at}.textCid`);
-  if (!actId) return undefined;
-  return {
-    actId,
-    actTitle: raw.text(link.textTitle, `${at}.textTitle`),
-    actKind: raw.text(link.natureText, `${at}.natureText`),
-    relation: raw.requiredText(link.linkType, `${at}.linkType`),
-    direction: link.linkOrientation === "cible" ? "amended_by" : "amends",
-    actArticleId: raw.text(link.articleId, `${at}.articleId`),
-    actArticleNumber: raw.text(link.articleNum, `${at}.articleNum`),
-    publishedOn: raw.date(link.datePubliTexte, `${at}.datePubliTexte`),
-    signedOn: raw.date(link.dateSignaTexte, `${at}.dateSignaTexte`),
-    effectiveOn: raw.date(link.dateDebutCible, `${at}.dateDebutCible`),
-  };
-}
 
 /**
  * Turns one LEGI code file into the canonical model. Pure: no I/O, so it is unit-tested on real
@@ -196,6 +177,7 @@ function adaptArticle(
     effectiveFrom,
     effectiveTo,
     sectionId,
+    heading: null,
     versions,
     links: raw
       .list(a.lienModifications, `${at}.data.lienModifications`)
