@@ -8,6 +8,7 @@ import type { CanonicalDocumentInput } from "./model.ts";
 import { type IngestProgress, type IngestSummary, ingest } from "./pipeline/ingest.ts";
 import { rejectDuplicateNumbers, validateDocument } from "./pipeline/validate.ts";
 import { parseCanonicalFile } from "./sources/canonical/adapter.ts";
+import { loadAgreementNames } from "./sources/kali/names.ts";
 import { readKaliAgreements, resolveKaliSnapshot, selectAgreements } from "./sources/kali/snapshot.ts";
 import { readLegiCodes, resolveLegiSnapshot } from "./sources/legi/snapshot.ts";
 import { readJsonFile } from "./sources/read-json.ts";
@@ -80,9 +81,11 @@ export async function ingestKali(
     cacheDir: path.join(config.DATA_DIR, "sources"),
   });
   const agreements = selectAgreements(snapshot, options.idcc);
+  const names = loadAgreementNames();
   const documents = function* () {
-    for (const { file, document, withoutText } of readKaliAgreements(snapshot, agreements))
-      if (document) yield { file, document, withoutText };
+    for (const { file, document, withoutText, idcc } of readKaliAgreements(snapshot, agreements))
+      if (document)
+        yield { file, document: { ...document, aliases: names.get(idcc ?? "") ?? [] }, withoutText };
   };
   const summary = await ingest(db, {
     source: "kali",

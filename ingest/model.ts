@@ -101,6 +101,20 @@ export const canonicalDocumentSchema = z.object({
   publicId: z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/),
   kind: documentKindSchema,
   title: z.string().min(1),
+  shortTitle: z
+    .string()
+    .min(1)
+    .nullable()
+    .default(null)
+    .describe(
+      "A short title when the source gives one (a collective agreement's « Bureaux d'études techniques… »).",
+    ),
+  aliases: z
+    .array(z.string().min(1))
+    .default([])
+    .describe(
+      "Other names the document is cited by: a usual name (« Syntec »), an identifier (« IDCC 1486 »).",
+    ),
   jurisdiction: z.string().length(2).describe("ISO 3166-1 alpha-2 country code."),
   status: provisionStatusSchema,
   sourceStatus: z.string().nullable().default(null),

@@ -17,8 +17,11 @@ import type { CanonicalDocument, CanonicalProvision } from "../model.ts";
 
 /** Covers everything but the snapshot label, so a new snapshot of an unchanged code is "unchanged". */
 export function documentHash(doc: CanonicalDocument): string {
-  const { source, ...content } = doc;
-  return contentHash({ source: { name: source.name, documentId: source.documentId }, content });
+  const { source, shortTitle, aliases, ...content } = doc;
+  // Names enter the hash only when a document has them: documents stored before they existed
+  // keep their hash, and are not rewritten for nothing.
+  const names = shortTitle !== null || aliases.length > 0 ? { names: { shortTitle, aliases } } : {};
+  return contentHash({ source: { name: source.name, documentId: source.documentId }, content, ...names });
 }
 
 export function documentRow(
@@ -34,6 +37,8 @@ export function documentRow(
     source_version: doc.source.version,
     kind: doc.kind,
     title: doc.title,
+    short_title: doc.shortTitle,
+    aliases: doc.aliases,
     jurisdiction: doc.jurisdiction,
     status: doc.status,
     source_status: doc.sourceStatus,

@@ -31,6 +31,11 @@ describe("public ids", () => {
     for (const written of ["L. 1237-1-1", "l1237-1-1", "L 1237-1-1", "L.1237-1-1"]) {
       expect(numberKey(written)).toBe("L1237-1-1");
     }
+    // A collective agreement's 3.4 is not its article 34.
+    expect(numberKey("3.4")).toBe("3.4");
+    expect(numberKey("3. 4")).toBe("3.4");
+    expect(numberKey("34")).toBe("34");
+    expect(numberKey("1er")).toBe("1ER");
   });
 
   it("disambiguates repeated numbers after the first, in document order", () => {

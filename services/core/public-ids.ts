@@ -38,13 +38,15 @@ export function numberSlug(number: string): string {
 
 /**
  * The form used to match an article number however a person wrote it:
- * `L. 1237-1-1`, `l1237-1-1` and `L 1237-1-1` all give `L1237-1-1`.
+ * `L. 1237-1-1`, `l1237-1-1` and `L 1237-1-1` all give `L1237-1-1`. A dot between digits
+ * separates parts, as in a collective agreement's `3.4`, which is not article `34`.
  */
 export function numberKey(number: string): string {
   return foldAccents(number)
     .toUpperCase()
-    .replace(/[\s.*°]+/g, "")
-    .replace(/[^A-Z0-9-]+/g, "-");
+    .split(/(?<=\d)\s*\.\s*(?=\d)/)
+    .map((part) => part.replace(/[\s.*°]+/g, "").replace(/[^A-Z0-9-]+/g, "-"))
+    .join(".");
 }
 
 export function provisionPublicId(documentPublicId: string, number: string): string {

@@ -1,8 +1,9 @@
 import type { Principal } from "../access/keys.ts";
+import { agreementMention, idccOf } from "../search/citations.ts";
 import type { SearchEngine } from "../search/engine.ts";
 import { type SearchOutcome, type SearchRequest, searchProvisions } from "../search/service.ts";
 import type { TitleClassifier } from "../search/title-classifier.ts";
-import { documentPublicId } from "../store/corpus-queries.ts";
+import { type DocumentNames, documentPublicId, listDocumentTitles } from "../store/corpus-queries.ts";
 import type { Database } from "../store/database.ts";
 import { unknownDocument } from "./documents.ts";
 
@@ -11,13 +12,64 @@ import { unknownDocument } from "./documents.ts";
 export const MAX_SEARCH_LIMIT = 50;
 export const MAX_SEARCH_OFFSET = 1000;
 
+/** A search restricted to the collective agreement its query named. */
+export interface NamedDocument {
+  id: string;
+  /** The words of the query that named it; the rest was searched. */
+  namedAs: string;
+}
+
 export async function searchCorpus(
   ctx: { db: Database; search: SearchEngine; titles: TitleClassifier },
   who: Principal,
   request: SearchRequest,
-): Promise<SearchOutcome> {
+): Promise<SearchOutcome & { namedDocument?: NamedDocument }> {
   // An unknown document is a mistake to report, not a filter that finds nothing (as on changes).
   const document = request.document ? await documentPublicId(ctx.db, request.document) : undefined;
   if (request.document && !document) throw unknownDocument(request.document);
+  if (!document) {
+    const named = await agreementNamedBy(ctx.db, request.q);
+    if (named) {
+      const outcome = await searchProvisions(
+        ctx.search,
+        who,
+        { ...request, q: named.rest, document: named.publicId },
+        ctx.titles,
+      );
+      return { ...outcome, namedDocument: { id: named.publicId, namedAs: named.text } };
+    }
+  }
   return searchProvisions(ctx.search, who, { ...request, document }, ctx.titles);
+}
+
+/**
+ * The agreements loaded and their names, read at most once a minute per store: a search costs no
+ * extra statement, and an agreement just loaded is named in queries within a minute.
+ */
+const agreementNames = new WeakMap<Database, { until: number; agreements: Promise<DocumentNames[]> }>();
+
+function loadedAgreements(db: Database): Promise<DocumentNames[]> {
+  const cached = agreementNames.get(db);
+  if (cached && cached.until > Date.now()) return cached.agreements;
+  const agreements = listDocumentTitles(db).then((all) => all.filter((d) => idccOf(d.publicId) !== null));
+  agreementNames.set(db, { until: Date.now() + 60_000, agreements });
+  // A failed read is not kept: the next search asks again.
+  agreements.catch(() => agreementNames.delete(db));
+  return agreements;
+}
+
+/**
+ * « période d'essai syntec », « IDCC 1486 période d'essai », « article 7.2 convention collective
+ * 2216 »: a query that names one collective agreement (services/search/citations.ts) and asks
+ * something of it is searched within it, without the words that named it (an agreement's text
+ * never says « Syntec » or « IDCC »). A query that is only the name is left as typed.
+ */
+async function agreementNamedBy(db: Database, q: string) {
+  const agreements = await loadedAgreements(db);
+  if (agreements.length === 0) return undefined;
+  const named = agreementMention(q, agreements);
+  if (!named) return undefined;
+  const rest = `${q.slice(0, named.start)} ${q.slice(named.end)}`.replace(/\s+/g, " ").trim();
+  if (!/[\p{L}\d]{2,}/u.test(rest)) return undefined;
+  return { publicId: named.publicId, text: named.text, rest };
 }

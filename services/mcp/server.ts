@@ -25,7 +25,7 @@ Coverage: the corpus is incomplete and still being filled. An empty search, a pr
 
 Citing: every provision has a public id ('code-du-travail/L1237-1-1'), a status and effective dates. Quote the text you rely on, cite its public id and say from when it applies; use get_provision with as_of for a past date.
 
-Tools: search_provisions (full text, French), resolve_citation (a reference as written → the provision), get_provision, get_document (table of contents, pages of provisions), list_domains (fields of law for filtering), list_changes (what changed since a date), and, when the key's plan includes it, answer_question (an answer made only of cited provisions' sentences). Each tool needs a scope on the API key; a refusal says which.`;
+Tools: search_provisions (full text, French), resolve_citation (a reference as written → the provision), get_provision, get_document (table of contents, pages of provisions), list_agreements (collective agreements loaded, by IDCC or name), list_domains (fields of law for filtering), list_changes (what changed since a date), and, when the key's plan includes it, answer_question (an answer made only of cited provisions' sentences). Each tool needs a scope on the API key; a refusal says which.`;
 
 /** Plain next steps for an agent, per error code. */
 const NEXT_STEP: Record<AppError["code"], string> = {

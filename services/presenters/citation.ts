@@ -35,6 +35,12 @@ export const resolveCitationOutput = z
   })
   .meta({ id: "ResolvedCitation" });
 
+/** The documents loaded, by title; past a dozen (the collective agreements), a count and where to look. */
+const loadedList = (loaded: Array<{ title: string }>) =>
+  loaded.length <= 12
+    ? loaded.map((d) => d.title).join(", ")
+    : `${loaded.length} documents, listed on the coverage; collective agreements by list_agreements`;
+
 export function presentCitation(
   { status, parsed, loaded, provisions }: CitationResolution,
   meta: Meta,
@@ -55,7 +61,7 @@ export function presentCitation(
     case "not_found":
       return answer(
         parsed.documents.length === 0 && parsed.unmatchedDocumentText
-          ? `"${parsed.unmatchedDocumentText}" names no document we have loaded (${loaded.map((d) => d.title).join(", ")}): it is not loaded yet, which is no evidence that the article does not exist.`
+          ? `"${parsed.unmatchedDocumentText}" names no document we have loaded (${loadedList(loaded)}): it is not loaded yet, which is no evidence that the article does not exist.`
           : `No loaded provision is numbered ${parsed.number}${parsed.documents.length ? ` in ${understood.documents.map((d) => d.title).join(" or ")}` : ""}. It may be not loaded yet: check the coverage before saying it does not exist.`,
       );
     case "resolved": {

@@ -39,12 +39,22 @@ export const searchResponseSchema = z
     data: z.array(searchHitSchema),
     pagination: paginationSchema,
     filter: filterSchema.optional().meta({ description: "Present when a domain filter applied." }),
+    named_document: z
+      .object({
+        id: z.string().meta({ example: "idcc-1486" }),
+        named_as: z.string().meta({ description: "The words of q that named it.", example: "syntec" }),
+      })
+      .optional()
+      .meta({
+        description:
+          "Present when q named one collective agreement (« IDCC 1486 », « convention collective Syntec », « Syntec ») and no document was given: the search ran within that agreement, on the rest of q.",
+      }),
     meta: metaSchema,
   })
   .meta({ id: "SearchResponse" });
 
 export function presentSearch(
-  outcome: SearchOutcome,
+  outcome: SearchOutcome & { namedDocument?: { id: string; namedAs: string } },
   page: { limit: number; offset: number },
   meta: Meta,
 ): z.infer<typeof searchResponseSchema> {
@@ -75,6 +85,9 @@ export function presentSearch(
           : null,
     },
     ...filterBlock(outcome.filter, outcome.filterMode),
+    ...(outcome.namedDocument
+      ? { named_document: { id: outcome.namedDocument.id, named_as: outcome.namedDocument.namedAs } }
+      : {}),
     meta,
   };
 }

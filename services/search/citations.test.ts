@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { articleNumberKey, documentAliases, parseCitation } from "./citations.ts";
+import { agreementMention, articleNumberKey, documentAliases, parseCitation } from "./citations.ts";
 
 const LOADED = [
   { publicId: "code-du-travail", title: "Code du travail" },
@@ -65,6 +65,9 @@ describe("articleNumberKey (search queries)", () => {
       expect(articleNumberKey(q), q).toBe("L1237-1-1");
     expect(articleNumberKey("Article R4451-39 du code du travail")).toBe("R4451-39");
     expect(articleNumberKey("article 1")).toBe("1");
+    expect(articleNumberKey("article 1er")).toBe("1ER");
+    expect(articleNumberKey("article 3.4 période d'essai")).toBe("3.4");
+    expect(articleNumberKey("art. 1.2.1")).toBe("1.2.1");
     // The first number-like text is not always the article's.
     expect(articleNumberKey("délai de 15 jours article L1234-5")).toBe("L1234-5");
   });
@@ -72,5 +75,68 @@ describe("articleNumberKey (search queries)", () => {
   it("takes a bare number for an article only after 'article', and 'a 16' for no article A16", () => {
     for (const q of ["35 heures", "durée 2023", "le délai de 15 jours", "travail a 16 ans", "CDD"])
       expect(articleNumberKey(q), q).toBeNull();
+  });
+});
+
+describe("collective agreements in citations and queries (issue 21)", () => {
+  const AGREEMENTS = [
+    ...LOADED,
+    {
+      publicId: "idcc-1486",
+      title: "Convention collective nationale des bureaux d'études techniques… du 16 juillet 2021",
+      shortTitle: "Bureaux d'études techniques, cabinets d'ingénieurs-conseils et sociétés de conseils",
+      aliases: ["Syntec"],
+    },
+    {
+      publicId: "idcc-1480",
+      title: "Convention collective nationale des journalistes",
+      shortTitle: "Journalistes",
+    },
+    {
+      publicId: "idcc-2216",
+      title: "Convention collective…",
+      shortTitle: "Commerce de détail et de gros à prédominance alimentaire",
+    },
+    {
+      publicId: "idcc-413",
+      title: "Convention collective… du 15 mars 1966",
+      shortTitle: "Handicapés : établissements",
+      aliases: ["CCN 66"],
+    },
+    { publicId: "idcc-2511", title: "Convention collective nationale du sport", shortTitle: "Sport" },
+  ];
+  const named = (text: string) => agreementMention(text, AGREEMENTS)?.publicId ?? null;
+  const cite = (text: string) => {
+    const parsed = parseCitation(text, AGREEMENTS);
+    return [parsed.numberKey, parsed.documents.map((d) => d.publicId)];
+  };
+
+  it("reads an agreement by IDCC, by « convention collective » and a name, or by a usual name", () => {
+    expect(named("IDCC 1486")).toBe("idcc-1486");
+    expect(named("idcc n° 1486 période d'essai")).toBe("idcc-1486");
+    expect(named("convention collective 2216")).toBe("idcc-2216");
+    expect(named("convention collective Syntec")).toBe("idcc-1486");
+    expect(named("période d'essai syntec")).toBe("idcc-1486");
+    expect(named("la convention collective des journalistes")).toBe("idcc-1480");
+    expect(named("CCN 66 congés")).toBe("idcc-413");
+    expect(named("convention collective nationale du sport")).toBe("idcc-2511");
+  });
+
+  it("reads no agreement in ordinary words, nor an IDCC that is not loaded", () => {
+    for (const text of [
+      "sport et travail",
+      "journalistes pigistes",
+      "IDCC 9999",
+      "article 1486",
+      "35 heures",
+    ])
+      expect(named(text), text).toBeNull();
+  });
+
+  it("resolves an article of an agreement: its number, never the IDCC", () => {
+    expect(cite("article 7.2 de la convention collective 2216")).toEqual(["7.2", ["idcc-2216"]]);
+    expect(cite("IDCC 1486 article 3.4")).toEqual(["3.4", ["idcc-1486"]]);
+    expect(cite("convention collective Syntec, art. 1er")).toEqual(["1ER", ["idcc-1486"]]);
+    expect(cite("IDCC 1486")).toEqual([null, ["idcc-1486"]]);
   });
 });

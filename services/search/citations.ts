@@ -9,6 +9,10 @@ import { foldAccents, numberKey } from "../core/public-ids.ts";
 export interface CitedDocument {
   publicId: string;
   title: string;
+  /** A short title (a collective agreement's « Journalistes »), read as another of its names. */
+  shortTitle?: string | null;
+  /** Usual names (« Syntec », « CCN 66 »). */
+  aliases?: string[];
 }
 
 export interface ParsedCitation {
@@ -68,10 +72,12 @@ export function documentAliases(title: string): string[] {
 
 /**
  * An article number: an optional letter prefix (L, R, D, A, LO) with or without a dot, digits
- * with hyphenated parts, and Latin suffixes (bis, ter…). "Annexe" numbers are matched too.
+ * with hyphenated parts, and Latin suffixes (bis, ter…); a bare number may have dotted parts, as
+ * collective agreements number their articles (3.4, 1.2.1), and be written 1er. "Annexe"
+ * numbers are matched too.
  */
 const NUMBER =
-  /\b(?:articles?|art\.?)?\s*((?:LO|[LRDA])\s*\.?\s*\*?\s*\d+(?:\s*-\s*\d+)*(?:\s+(?:bis|ter|quater|quinquies|sexies|septies|octies|nonies|decies))?|annexe\s+[0-9ivxlc]+(?:-\d+)?|\d+(?:\s*-\s*\d+)*(?:\s+(?:bis|ter|quater|quinquies|sexies|septies|octies|nonies|decies))?)\b/i;
+  /\b(?:articles?|art\.?)?\s*((?:LO|[LRDA])\s*\.?\s*\*?\s*\d+(?:\s*-\s*\d+)*(?:\s+(?:bis|ter|quater|quinquies|sexies|septies|octies|nonies|decies))?|annexe\s+[0-9ivxlc]+(?:-\d+)?|\d+(?:er)?(?:(?:\s*-\s*|\.)\d+)*(?:\s+(?:bis|ter|quater|quinquies|sexies|septies|octies|nonies|decies))?)\b/i;
 
 /**
  * The article number a search query names, as the store's number key, or null: "L1237-1-1",
@@ -79,6 +85,12 @@ const NUMBER =
  * A bare number ("35 heures", "2023") is an article number only after "article" or "art.".
  * The search engines rank the provision with that number first.
  */
+const readNumber = (written: string) =>
+  written
+    .replace(/\s*-\s*/g, "-")
+    .replace(/\s+/g, " ")
+    .trim();
+
 export function articleNumberKey(query: string): string | null {
   for (const match of query.matchAll(new RegExp(NUMBER.source, "gi"))) {
     const named = /^(?:articles?|art\.?)\b/i.test(match[0].trim());
@@ -90,14 +102,115 @@ export function articleNumberKey(query: string): string | null {
   return null;
 }
 
+/** The IDCC of a collective agreement's document (`idcc-1486`), or null for any other document. */
+export const idccOf = (publicId: string): string | null => /^idcc-(\d+)$/.exec(publicId)?.[1] ?? null;
+
+/** Lower case, accents folded, character for character: positions in it are positions in `text`. */
+function foldInPlace(text: string): string {
+  let folded = "";
+  for (const c of text) {
+    const f = foldAccents(c).toLowerCase();
+    folded += f.length === c.length ? f : c.toLowerCase().length === c.length ? c.toLowerCase() : c;
+  }
+  return folded.replace(/[’`]/g, "'");
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** A name as a pattern: accents folded, any run of spaces or punctuation between its words. */
+function namePattern(name: string): string | null {
+  const words = foldInPlace(name)
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+  return words.length ? words.map(escapeRegExp).join("[^a-z0-9]+") : null;
+}
+
+/** The short title up to its first colon or bracket: « Immobilier : administrateurs… » → « Immobilier ». */
+const shortTitleHead = (shortTitle: string) => shortTitle.split(/\s*[:(]/)[0]!.trim();
+
+/** Where a text names a collective agreement, and which. */
+export interface AgreementMention {
+  publicId: string;
+  /** The words that name it, as written. */
+  text: string;
+  start: number;
+  end: number;
+}
+
+const AGREEMENT_WORDS = "(?:convention collective(?: nationale)?|ccn|cc)";
+const OF = "(?:(?:de la|de l'|des|du|de|d')\\s*)?";
+
+/**
+ * How people name a collective agreement: « IDCC 1486 » (« idcc n° 1486 », « IDCC 0016 »),
+ * « convention collective 2216 » (its IDCC), « convention collective des journalistes » or
+ * « CCN Syntec » (« convention collective » or « CCN » before its short title, the short title's
+ * head, or a usual name), or a usual name alone (« Syntec », « HCR », « CCN 66 »: names the rules
+ * file gives, distinctive by choice). A short title alone (« sport », « banque ») is an ordinary
+ * word and names nothing. Only loaded agreements are named; when the text names several, the first
+ * is returned.
+ */
+export function agreementMention(text: string, loaded: CitedDocument[]): AgreementMention | null {
+  const folded = foldInPlace(text);
+  const found: AgreementMention[] = [];
+  const look = (pattern: string, publicId: string) => {
+    const match = new RegExp(`(?<![a-z0-9])${pattern}(?![a-z0-9])`, "u").exec(folded);
+    if (match)
+      found.push({
+        publicId,
+        text: text.slice(match.index, match.index + match[0].length),
+        start: match.index,
+        end: match.index + match[0].length,
+      });
+  };
+  const agreements = loaded.filter((doc) => idccOf(doc.publicId) !== null);
+  const byIdcc = new Map(agreements.map((doc) => [idccOf(doc.publicId)!, doc.publicId]));
+  for (const doc of agreements) {
+    for (const alias of doc.aliases ?? []) {
+      const name = namePattern(alias);
+      if (name) look(`(?:${AGREEMENT_WORDS}\\s+${OF})?${name}`, doc.publicId);
+    }
+    for (const title of doc.shortTitle ? [doc.shortTitle, shortTitleHead(doc.shortTitle)] : []) {
+      const name = namePattern(title);
+      if (name) look(`${AGREEMENT_WORDS}\\s+${OF}${name}`, doc.publicId);
+    }
+  }
+  for (const pattern of [
+    /(?<![a-z0-9])idcc\s*(?:n\s*°?|no|num[eé]ro)?\s*:?\s*0*(\d{1,5})(?![0-9])/gu,
+    new RegExp(`(?<![a-z0-9])${AGREEMENT_WORDS}\\s*(?:n\\s*°?\\s*)?0*(\\d{1,5})(?![0-9.])`, "gu"),
+  ]) {
+    for (const match of folded.matchAll(pattern)) {
+      const publicId = byIdcc.get(String(Number(match[1])));
+      if (publicId)
+        found.push({
+          publicId,
+          text: text.slice(match.index, match.index + match[0].length),
+          start: match.index,
+          end: match.index + match[0].length,
+        });
+    }
+  }
+  if (found.length === 0) return null;
+  // The earliest mention, and of those the longest (« CCN 66 » over « CCN » followed by 66).
+  found.sort((a, b) => a.start - b.start || b.end - a.end);
+  return found[0]!;
+}
+
 export function parseCitation(text: string, loaded: CitedDocument[]): ParsedCitation {
+  // An agreement named by its IDCC holds a number that is not the article's.
+  const agreement = agreementMention(text, loaded);
+  if (agreement) {
+    const rest = `${text.slice(0, agreement.start)} ${text.slice(agreement.end)}`;
+    const match = NUMBER.exec(rest);
+    const number = match ? readNumber(match[1]!) : null;
+    return {
+      number,
+      numberKey: number ? numberKey(number) : null,
+      documents: loaded.filter((doc) => doc.publicId === agreement.publicId),
+      unmatchedDocumentText: null,
+    };
+  }
   const match = NUMBER.exec(text);
-  const number = match
-    ? match[1]!
-        .replace(/\s*-\s*/g, "-")
-        .replace(/\s+/g, " ")
-        .trim()
-    : null;
+  const number = match ? readNumber(match[1]!) : null;
   const rest = normalise(
     match ? text.slice(0, match.index) + " " + text.slice(match.index + match[0].length) : text,
   )
@@ -108,7 +221,8 @@ export function parseCitation(text: string, loaded: CitedDocument[]): ParsedCita
   let best = 0;
   let documents: CitedDocument[] = [];
   for (const doc of loaded) {
-    for (const alias of documentAliases(doc.title)) {
+    const names = [doc.title, ...(doc.shortTitle ? [doc.shortTitle] : []), ...(doc.aliases ?? [])];
+    for (const alias of new Set(names.flatMap(documentAliases))) {
       if (!padded.includes(` ${alias} `)) continue;
       if (alias.length > best) {
         best = alias.length;

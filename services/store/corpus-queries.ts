@@ -276,11 +276,26 @@ export async function documentsWithUnclassified(
 }
 
 /** Every loaded document's public id and title (a handful: codes and acts). */
-export async function listDocumentTitles(db: Database): Promise<Array<{ publicId: string; title: string }>> {
-  const { rows } = await db.query<{ public_id: string; title: string }>(
-    "SELECT public_id, title FROM documents ORDER BY title",
-  );
-  return rows.map((r) => ({ publicId: r.public_id, title: r.title }));
+export interface DocumentNames {
+  publicId: string;
+  title: string;
+  shortTitle: string | null;
+  aliases: string[];
+}
+
+export async function listDocumentTitles(db: Database): Promise<DocumentNames[]> {
+  const { rows } = await db.query<{
+    public_id: string;
+    title: string;
+    short_title: string | null;
+    aliases: string[];
+  }>("SELECT public_id, title, short_title, aliases FROM documents ORDER BY title");
+  return rows.map((r) => ({
+    publicId: r.public_id,
+    title: r.title,
+    shortTitle: r.short_title,
+    aliases: r.aliases,
+  }));
 }
 
 export interface ProvisionText {
@@ -355,4 +370,38 @@ export async function wordFrequencies(
     else if (row.n !== null) frequencies.set(row.word, Number(row.n));
   }
   return { corpusSize, frequencies };
+}
+
+export interface AgreementRow {
+  publicId: string;
+  title: string;
+  shortTitle: string | null;
+  aliases: string[];
+  snapshot: string | null;
+  provisions: number;
+}
+
+/** Every collective agreement loaded, by IDCC, with its provisions still in its source. */
+export async function listAgreementRows(db: Database): Promise<AgreementRow[]> {
+  const { rows } = await db.query<{
+    public_id: string;
+    title: string;
+    short_title: string | null;
+    aliases: string[];
+    source_version: string | null;
+    provisions: number;
+  }>(
+    `SELECT d.public_id, d.title, d.short_title, d.aliases, d.source_version,
+            (SELECT count(*) FROM provisions p WHERE p.document_id = d.id AND p.present_in_source)::int AS provisions
+     FROM documents d WHERE d.kind = 'collective_agreement'
+     ORDER BY d.public_id`,
+  );
+  return rows.map((r) => ({
+    publicId: r.public_id,
+    title: r.title,
+    shortTitle: r.short_title,
+    aliases: r.aliases,
+    snapshot: r.source_version,
+    provisions: r.provisions,
+  }));
 }

@@ -18,6 +18,8 @@ export type DocumentRow = {
   source_version: string | null;
   kind: string;
   title: string;
+  short_title: string | null;
+  aliases: string[];
   jurisdiction: string;
   status: string;
   source_status: string | null;
@@ -94,7 +96,7 @@ async function inBatches<T>(rows: T[], write: (batch: T[]) => Promise<void>): Pr
   for (let i = 0; i < rows.length; i += BATCH) await write(rows.slice(i, i + BATCH));
 }
 
-const DOCUMENT_FIELDS = `public_id, source, source_id, source_version, kind, title, jurisdiction, status,
+const DOCUMENT_FIELDS = `public_id, source, source_id, source_version, kind, title, short_title, aliases, jurisdiction, status,
   source_status, effective_from, effective_to, modified_on, domains, content_hash, rules_hash, last_run_id`;
 
 const PROVISION_COLUMNS = `public_id text, source_id text, version_id text, number text, number_key text, text text,
@@ -181,7 +183,8 @@ export async function upsertDocument(tx: Queryable, row: DocumentRow): Promise<n
      SELECT ${DOCUMENT_FIELDS} FROM jsonb_populate_record(NULL::documents, $1::jsonb)
      ON CONFLICT (source, source_id) DO UPDATE SET
        public_id = excluded.public_id, source_version = excluded.source_version, kind = excluded.kind,
-       title = excluded.title, jurisdiction = excluded.jurisdiction, status = excluded.status,
+       title = excluded.title, short_title = excluded.short_title, aliases = excluded.aliases,
+       jurisdiction = excluded.jurisdiction, status = excluded.status,
        source_status = excluded.source_status, effective_from = excluded.effective_from,
        effective_to = excluded.effective_to, modified_on = excluded.modified_on, domains = excluded.domains,
        content_hash = excluded.content_hash, rules_hash = excluded.rules_hash,

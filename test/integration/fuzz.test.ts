@@ -173,6 +173,7 @@ const TOOLS = [
   "get_document",
   "list_changes",
   "list_domains",
+  "list_agreements",
   "resolve_citation",
   "answer_question",
 ];

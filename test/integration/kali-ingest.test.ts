@@ -1,6 +1,8 @@
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ingestKali, type KaliIngestSummary } from "../../ingest/load.ts";
 import { type KaliSnapshot, resolveKaliSnapshot } from "../../ingest/sources/kali/snapshot.ts";
@@ -150,6 +152,81 @@ describe("collective agreements (KALI) over two real snapshots (embedded)", () =
       from: { version_id: e.version_before },
       to: { version_id: e.version_after },
     });
+  });
+
+  it("lists the agreements on the coverage, with their snapshot", async () => {
+    const { body } = await ok("/api/v1/coverage");
+    const agreements = body.data.documents.filter((d: any) => d.kind === "collective_agreement");
+    expect(agreements.map((d: any) => d.id).sort()).toEqual(["idcc-1480", "idcc-1486", "idcc-1527"]);
+    for (const d of agreements) expect(d.snapshot).toBe(`@socialgouv/kali-data@${NEWER}`);
+  });
+
+  it("searches within an agreement, by document= or by naming it in the query", async () => {
+    // The lawyer's-list contract: the article that states the rule in the top 3 (an amendment
+    // that rewrote it may rank beside it).
+    const top3 = (body: any) => body.data.slice(0, 3).map((hit: any) => hit.id);
+    const within = await ok("/api/v1/search?q=p%C3%A9riode+d%27essai&document=idcc-1486&limit=5");
+    expect(top3(within.body)).toContain("idcc-1486/3-4");
+    for (const hit of within.body.data) expect(hit.document.id).toBe("idcc-1486");
+    for (const q of [
+      "période d'essai syntec",
+      "IDCC 1486 période d'essai",
+      "convention collective 1486 période d'essai",
+    ]) {
+      const { body } = await ok(`/api/v1/search?q=${encodeURIComponent(q)}&limit=5`);
+      expect(body.named_document?.id, q).toBe("idcc-1486");
+      expect(top3(body), q).toContain("idcc-1486/3-4");
+      for (const hit of body.data) expect(hit.document.id, q).toBe("idcc-1486");
+    }
+    // A number names the article within the agreement the query names.
+    const numbered = await ok(
+      `/api/v1/search?q=${encodeURIComponent("article 4.2 de la convention collective Syntec")}`,
+    );
+    expect(numbered.body.data[0].id).toBe("idcc-1486/4-2");
+    // Words that only look like a name do not restrict anything.
+    const plain = await ok("/api/v1/search?q=journalistes+pigistes&limit=5");
+    expect(plain.body.named_document).toBeUndefined();
+  });
+
+  it("offers agents list_agreements, and resolve_citation reads references to agreements", async () => {
+    const client = new Client({ name: "kali-test", version: "1.0.0" });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${api.baseUrl}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${api.keys.all!}` } },
+      }),
+    );
+    try {
+      const call = async (name: string, args: Record<string, unknown>) =>
+        ((await client.callTool({ name, arguments: args })) as { structuredContent: any }).structuredContent;
+      const all = await call("list_agreements", {});
+      expect(all.data.agreements.map((a: any) => a.idcc)).toEqual(["1480", "1486", "1527"]);
+      const syntec = await call("list_agreements", { query: "Syntec" });
+      expect(syntec.data.agreements).toEqual([
+        expect.objectContaining({
+          id: "idcc-1486",
+          idcc: "1486",
+          usual_names: ["Syntec"],
+          short_title: "Bureaux d'études techniques, cabinets d'ingénieurs-conseils et sociétés de conseils",
+          snapshot: `@socialgouv/kali-data@${NEWER}`,
+        }),
+      ]);
+      expect((await call("list_agreements", { query: "journalistes" })).data.agreements[0].id).toBe(
+        "idcc-1480",
+      );
+      expect((await call("list_agreements", { query: "boulangerie" })).data.total).toBe(0);
+
+      for (const citation of [
+        "article 3.4 de la convention collective Syntec",
+        "IDCC 1486, art. 3.4",
+        "art. 3.4 CCN 1486",
+      ]) {
+        const resolved = await call("resolve_citation", { citation });
+        expect(resolved.data.status, citation).toBe("resolved");
+        expect(resolved.data.provision.id, citation).toBe("idcc-1486/3-4");
+      }
+    } finally {
+      await client.close();
+    }
   });
 
   it("is idempotent, and an older snapshot never rolls a newer one back", async () => {

@@ -57,6 +57,7 @@ describe("MCP over Streamable HTTP (official SDK client)", () => {
       "answer_question",
       "get_document",
       "get_provision",
+      "list_agreements",
       "list_changes",
       "list_domains",
       "resolve_citation",

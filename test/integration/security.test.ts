@@ -246,6 +246,7 @@ describe("access control and secrets (server Postgres, Redis)", () => {
     resolve_citation: { citation: "article L1221-19 du code du travail" },
     get_document: { id: "code-du-travail" },
     list_domains: {},
+    list_agreements: { query: "syntec" },
     list_changes: { since: "2000-01-01" },
     answer_question: { question: "Quelle est la durée de la période d'essai ?" },
   };

@@ -84,6 +84,8 @@ export function adaptCanonicalDocument(
     publicId: doc.id,
     kind: doc.kind,
     title: doc.title.trim(),
+    shortTitle: doc.shortTitle?.trim() || null,
+    aliases: (doc.aliases ?? []).map((alias) => alias.trim()).filter((alias) => alias !== ""),
     jurisdiction: doc.jurisdiction.toUpperCase(),
     status: doc.status,
     sourceStatus: null,

@@ -73,6 +73,11 @@ export const canonicalDocumentFileSchema = z
     sourceVersion: z.string().optional().describe("The snapshot or edition the file was written from."),
     kind: documentKindSchema.default("law"),
     title: z.string().min(1),
+    shortTitle: z.string().min(1).optional().describe('A short title, e.g. "Loi travail".'),
+    aliases: z
+      .array(z.string().min(1))
+      .optional()
+      .describe('Other names the act is cited by, e.g. ["loi El Khomri"]; citations and search read them.'),
     jurisdiction: z.string().length(2).default("FR"),
     status: provisionStatusSchema.default("in_force"),
     effectiveFrom: isoDate.nullable().optional(),

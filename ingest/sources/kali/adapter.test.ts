@@ -28,6 +28,11 @@ describe("KALI adapter on a real excerpt", () => {
     });
     expect(doc.title).toMatch(/^Convention collective nationale des bureaux d'études techniques/);
     expect(doc.modifiedOn).toBe("2026-08-24");
+    expect(doc.shortTitle).toBe(
+      "Bureaux d'études techniques, cabinets d'ingénieurs-conseils et sociétés de conseils",
+    );
+    // Usual names come from the rules file, at ingest (ingest/load.ts), not from the source.
+    expect(doc.aliases).toEqual([]);
   });
 
   it("keeps the stable cid as source id, the version id, the text and the heading", () => {

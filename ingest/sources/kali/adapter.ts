@@ -195,6 +195,8 @@ export function adaptKaliAgreement(
       publicId: idcc ? `idcc-${idcc}` : `kali-${slugify(shortTitle ?? title)}`,
       kind: "collective_agreement",
       title,
+      shortTitle: shortTitle ? collapse(shortTitle) || null : null,
+      aliases: [],
       jurisdiction: "FR",
       status: "in_force",
       sourceStatus: null,

@@ -2,6 +2,7 @@ import type { ToolDefinition } from "../tool.ts";
 import { answerQuestionTool } from "./answer-question.ts";
 import { getDocumentTool } from "./get-document.ts";
 import { getProvisionTool } from "./get-provision.ts";
+import { listAgreementsTool } from "./list-agreements.ts";
 import { listChangesTool } from "./list-changes.ts";
 import { listDomainsTool } from "./list-domains.ts";
 import { resolveCitationTool } from "./resolve-citation.ts";
@@ -13,6 +14,7 @@ export const TOOLS: ToolDefinition[] = [
   getProvisionTool,
   resolveCitationTool,
   getDocumentTool,
+  listAgreementsTool,
   listDomainsTool,
   listChangesTool,
   answerQuestionTool,
