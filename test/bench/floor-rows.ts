@@ -7,7 +7,6 @@ import {
   sectionRows,
   versionRows,
 } from "../../ingest/pipeline/rows.ts";
-import { type LegiSnapshot, readLegiCodes } from "../../ingest/sources/legi/snapshot.ts";
 import { classify, type DomainRules } from "../../services/core/classify.ts";
 import { assignProvisionIds } from "../../services/core/public-ids.ts";
 import { CopyTable } from "./copy-text.ts";
@@ -31,8 +30,8 @@ export interface FloorTables {
 const newTables = (): FloorTables => ({
   documents: new CopyTable(
     "documents",
-    `public_id source source_id source_version kind title jurisdiction status source_status effective_from
-     effective_to modified_on domains content_hash rules_hash last_run_id`,
+    `public_id source source_id source_version kind title short_title aliases jurisdiction status source_status
+     effective_from effective_to modified_on domains content_hash rules_hash last_run_id`,
   ),
   sections: new CopyTable(
     "sections",
@@ -55,17 +54,19 @@ const newTables = (): FloorTables => ({
 });
 
 /**
- * Encodes every row of the snapshot's codes. Ids are those an empty database hands out (identity
+ * Encodes every row of the documents (test/bench/bench-source.ts reads them as the ingest does). Ids are those an empty database hands out (identity
  * columns count from 1 in insertion order), which is what lets one COPY per table replace the
  * ingest's INSERT … RETURNING id round trips.
  */
-export function buildFloorTables(snapshot: LegiSnapshot, rules: DomainRules, runId: number): FloorTables {
+export function buildFloorTables(
+  documents: Iterable<CanonicalDocument>,
+  rules: DomainRules,
+  runId: number,
+): FloorTables {
   const tables = newTables();
   let documentId = 0;
   let provisionId = 0;
-  for (const { document } of readLegiCodes(snapshot)) {
-    // The adapter already emits the canonical shape (every default filled, keys in model order).
-    const doc = document as CanonicalDocument;
+  for (const doc of documents) {
     const domains = classify(doc, rules);
     documentId += 1;
     tables.documents.add(documentRow(doc, domains.document, rules.hash, runId));

@@ -1,12 +1,13 @@
 import os from "node:os";
-import { resolveLegiSnapshot } from "../../ingest/sources/legi/snapshot.ts";
+import { benchSourceName, resolveBenchSnapshot } from "./bench-source.ts";
 import { differingTables, type Fingerprint } from "./fingerprint.ts";
 import { formatPhases, formatTable, formatTargets, summarise } from "./report.ts";
 import { describeServer, freshTarget } from "./targets.ts";
 import { type RunResult, runInWorker, VARIANTS, type Variant } from "./variants.ts";
 
 /**
- * npm run bench:ingest — the full ingest of the installed LEGI codes on embedded PGlite and on
+ * npm run bench:ingest — the full ingest of the installed LEGI codes (BENCH_SOURCE=kali: every
+ * collective agreement of a KALI snapshot, test/bench/bench-source.ts) on embedded PGlite and on
  * server Postgres, beside the raw floor measured in the same run (same files, same rows, one COPY
  * per table). Each run gets a fresh store and its own process. BENCH_RUNS sets the repetitions
  * (default 3); medians and ratios are reported because the machines we run on are noisy.
@@ -20,10 +21,9 @@ if (!Number.isInteger(runs) || runs < 1) {
   process.exit(2);
 }
 
-// The installed package, as `corpus ingest legi` without options (the cache is for fetched versions).
-const snapshot = await resolveLegiSnapshot({ cacheDir: os.tmpdir() });
+const source = await resolveBenchSnapshot(benchSourceName());
 console.log(
-  `Ingest benchmark: ${snapshot.label} (${snapshot.codes.length} codes), ${runs} run(s) per variant, ` +
+  `Ingest benchmark: ${source.label} (${source.documents} ${source.name === "kali" ? "agreements" : "codes"}), ${runs} run(s) per variant, ` +
     `${os.cpus().length} CPU(s), Node ${process.version}, server ${describeServer()}.`,
 );
 

@@ -1,11 +1,11 @@
 import path from "node:path";
-import { ingestLegi } from "../../ingest/load.ts";
-import { resolveLegiSnapshot } from "../../ingest/sources/legi/snapshot.ts";
+import { ingestKali, ingestLegi } from "../../ingest/load.ts";
 import { loadDomainRules } from "../../services/core/classify.ts";
 import { type Config, parseConfig } from "../../services/core/config.ts";
 import { withChangesDelivered } from "../../services/jobs/change-log-job.ts";
 import { embeddedDataDir } from "../../services/store/database.ts";
 import { openStore } from "../../services/store/open.ts";
+import { benchCorpus, benchDocuments, benchSourceName, resolveBenchSnapshot } from "./bench-source.ts";
 import { connectEmbedded, connectServer } from "./floor-load.ts";
 import { buildFloorTables } from "./floor-rows.ts";
 import { RESULT_MARKER, type RunResult } from "./variants.ts";
@@ -21,13 +21,26 @@ type Measured = Omit<RunResult, "peakRssBytes">;
 
 const secondsSince = (start: number) => (performance.now() - start) / 1000;
 
-/** The code path of `corpus ingest legi`, on the installed @socialgouv/legi-data. */
+/**
+ * The code path of `corpus ingest legi` on the installed @socialgouv/legi-data, and/or of
+ * `corpus ingest kali --path …` on the snapshot the benchmark fetched (BENCH_SOURCE).
+ */
 async function runIngest(config: Config): Promise<Measured> {
   const db = await openStore(config);
   try {
     const start = performance.now();
-    const summary = await withChangesDelivered(db, config, () => ingestLegi(db, config, {}));
-    return { seconds: secondsSince(start), provisions: summary.provisions.total, phases: {} };
+    const corpus = benchCorpus();
+    let provisions = 0;
+    if (corpus !== "kali") {
+      const legi = await withChangesDelivered(db, config, () => ingestLegi(db, config, {}));
+      provisions += legi.provisions.total;
+    }
+    if (corpus !== "legi") {
+      const kaliPath = path.dirname((await resolveBenchSnapshot("kali")).snapshot.dataDir);
+      const kali = await withChangesDelivered(db, config, () => ingestKali(db, config, { path: kaliPath }));
+      provisions += kali.provisions.total;
+    }
+    return { seconds: secondsSince(start), provisions, phases: {} };
   } finally {
     await db.close();
   }
@@ -42,10 +55,10 @@ async function runFloor(config: Config): Promise<Measured> {
     const start = performance.now();
     // Rules and snapshot are resolved inside the timed part, as ingestLegi does.
     const rules = loadDomainRules(config.DOMAIN_RULES);
-    const snapshot = await resolveLegiSnapshot({ cacheDir: path.join(config.DATA_DIR, "sources") });
+    const source = await resolveBenchSnapshot(benchSourceName());
     await connection.begin();
-    const runId = await connection.startRun("legi", snapshot.label, rules.hash, snapshot.codes.length);
-    const tables = buildFloorTables(snapshot, rules, runId);
+    const runId = await connection.startRun(source.name, source.label, rules.hash, source.documents);
+    const tables = buildFloorTables(benchDocuments(source), rules, runId);
     const built = performance.now();
     // Parents before children: the foreign keys are checked row by row, as during ingest.
     for (const table of [tables.documents, tables.sections, tables.provisions, tables.versions, tables.links])

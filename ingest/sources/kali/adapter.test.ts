@@ -4,7 +4,7 @@ import { InputError } from "../../../services/core/errors.ts";
 import { assignProvisionIds } from "../../../services/core/public-ids.ts";
 import { canonicalDocumentSchema } from "../../model.ts";
 import { sectionPaths } from "../../pipeline/rows.ts";
-import { adaptKaliAgreement, kaliText, textLabel } from "./adapter.ts";
+import { adaptKaliAgreement, cleanText, kaliText, textLabel } from "./adapter.ts";
 import type { KaliAgreement } from "./types.ts";
 
 // A real excerpt of the Syntec agreement (test/fixtures/kali/make-excerpt.ts made it).
@@ -181,5 +181,17 @@ describe("KALI adapter on what the package also holds", () => {
       "Un\u00a0salarié\n\nL'employeur\ndoit.",
     );
     expect(kaliText('<p><a href="https://x">article L. 1234-1</a></p>')).toBe("article L. 1234-1");
+  });
+});
+
+describe("KALI text hygiene", () => {
+  it("reads every store alike: no soft hyphen, plain spaces, composed accents, n°", () => {
+    expect(cleanText("responsa\u00adbilités")).toBe("responsabilités");
+    expect(cleanText("Date d'effet.\u2002Durée")).toBe("Date d'effet. Durée");
+    expect(cleanText("l\u0092employeur")).toBe("l’employeur");
+    expect(cleanText("ore\u0301")).toBe("oré");
+    expect(cleanText("avenant nº 3")).toBe("avenant n° 3");
+    // A no-break space is ordinary French typography, read alike everywhere: kept.
+    expect(cleanText("article\u00a03")).toBe("article\u00a03");
   });
 });

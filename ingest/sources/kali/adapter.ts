@@ -53,7 +53,37 @@ const ENDED = new Set(["ABROGE", "ANNULE", "PERIME", "DENONCE", "REMPLACE"]);
 /** Relations by which an act starts a version of the article. */
 const STARTS_VERSION = new Set(["CREE", "CREATION", "MODIFIE", "MODIFICATION"]);
 
-const collapse = (value: string) => value.replace(/\s+/g, " ").trim();
+/** Windows-1252 punctuation the source sometimes carries as C1 control characters. */
+const CP1252: Record<string, string> = {
+  "\u0080": "€",
+  "\u0085": "…",
+  "\u0091": "‘",
+  "\u0092": "’",
+  "\u0093": "“",
+  "\u0094": "”",
+  "\u0096": "–",
+  "\u0097": "—",
+};
+
+/**
+ * Text hygiene, the same for every text the source gives: composed accents (NFC), the C1 control
+ * characters that stand for Windows-1252 punctuation read as what they stand for, and characters
+ * that only hint at layout dropped (soft hyphens, zero-width spaces) or made plain spaces (en, em,
+ * thin and hair spaces), and « nº » written as everywhere else, « n° ». Postgres reads such
+ * characters by the server's locale and unaccent rules: « responsa­bilités » with a soft hyphen was
+ * one word on PGlite and two on a server, and « nº » was « no » on one and « nº » on the other.
+ * The `html` field keeps the source as given.
+ */
+export function cleanText(value: string): string {
+  return value
+    .normalize("NFC")
+    .replace(/[\u0080-\u009f]/g, (c) => CP1252[c] ?? "")
+    .replace(/[\u00ad\u200b-\u200d\u2060\ufeff]/g, "")
+    .replace(/[\u2000-\u200a\u202f\u205f\u3000]/g, " ")
+    .replaceAll("º", "°");
+}
+
+const collapse = (value: string) => cleanText(value).replace(/\s+/g, " ").trim();
 
 /** A text's title up to its date: « Avenant n° 8 du 14 février 2025 à l'accord du… » → « Avenant n° 8 du 14 février 2025 ». */
 const UP_TO_DATE = /^(.*?\bdu \d{1,2}(?:er)? [^\P{L}]+ \d{4})/u;
@@ -87,7 +117,7 @@ const htmlToText = compile({
 
 /** The article's HTML as plain text: paragraphs on lines of their own, no trailing spaces. */
 export function kaliText(html: string): string {
-  return htmlToText(html)
+  return cleanText(htmlToText(html))
     .split("\n")
     .map((line) => line.trimEnd())
     .join("\n")
