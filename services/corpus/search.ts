@@ -1,9 +1,9 @@
 import type { Principal } from "../access/keys.ts";
-import { agreementMention, idccOf } from "../search/citations.ts";
+import { type AgreementMention, agreementReader, idccOf } from "../search/citations.ts";
 import type { SearchEngine } from "../search/engine.ts";
 import { type SearchOutcome, type SearchRequest, searchProvisions } from "../search/service.ts";
 import type { TitleClassifier } from "../search/title-classifier.ts";
-import { type DocumentNames, documentPublicId, listDocumentTitles } from "../store/corpus-queries.ts";
+import { documentPublicId, listDocumentTitles } from "../store/corpus-queries.ts";
 import type { Database } from "../store/database.ts";
 import { unknownDocument } from "./documents.ts";
 
@@ -43,19 +43,24 @@ export async function searchCorpus(
 }
 
 /**
- * The agreements loaded and their names, read at most once a minute per store: a search costs no
- * extra statement, and an agreement just loaded is named in queries within a minute.
+ * The agreements loaded, their names compiled into a reader, at most once a minute per store: a
+ * search costs no extra statement, and an agreement just loaded is named in queries within a
+ * minute. Null when no agreement is loaded.
  */
-const agreementNames = new WeakMap<Database, { until: number; agreements: Promise<DocumentNames[]> }>();
+type Reader = ((text: string) => AgreementMention | null) | null;
+const agreementReaders = new WeakMap<Database, { until: number; reader: Promise<Reader> }>();
 
-function loadedAgreements(db: Database): Promise<DocumentNames[]> {
-  const cached = agreementNames.get(db);
-  if (cached && cached.until > Date.now()) return cached.agreements;
-  const agreements = listDocumentTitles(db).then((all) => all.filter((d) => idccOf(d.publicId) !== null));
-  agreementNames.set(db, { until: Date.now() + 60_000, agreements });
+function loadedAgreements(db: Database): Promise<Reader> {
+  const cached = agreementReaders.get(db);
+  if (cached && cached.until > Date.now()) return cached.reader;
+  const reader = listDocumentTitles(db).then((all) => {
+    const agreements = all.filter((d) => idccOf(d.publicId) !== null);
+    return agreements.length > 0 ? agreementReader(agreements) : null;
+  });
+  agreementReaders.set(db, { until: Date.now() + 60_000, reader });
   // A failed read is not kept: the next search asks again.
-  agreements.catch(() => agreementNames.delete(db));
-  return agreements;
+  reader.catch(() => agreementReaders.delete(db));
+  return reader;
 }
 
 /**
@@ -65,9 +70,7 @@ function loadedAgreements(db: Database): Promise<DocumentNames[]> {
  * never says « Syntec » or « IDCC »). A query that is only the name is left as typed.
  */
 async function agreementNamedBy(db: Database, q: string) {
-  const agreements = await loadedAgreements(db);
-  if (agreements.length === 0) return undefined;
-  const named = agreementMention(q, agreements);
+  const named = (await loadedAgreements(db))?.(q);
   if (!named) return undefined;
   const rest = `${q.slice(0, named.start)} ${q.slice(named.end)}`.replace(/\s+/g, " ").trim();
   if (!/[\p{L}\d]{2,}/u.test(rest)) return undefined;

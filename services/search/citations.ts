@@ -140,6 +140,12 @@ export interface AgreementMention {
 const AGREEMENT_WORDS = "(?:convention collective(?: nationale)?|ccn|cc)";
 const OF = "(?:(?:de la|de l'|des|du|de|d')\\s*)?";
 
+/** « IDCC 1486 », « idcc n° 0016 »; « convention collective 2216 », « CCN 1486 »: an IDCC. */
+const NUMBERED_MENTIONS = [
+  /(?<![a-z0-9])idcc\s*(?:n\s*°?|no|num[eé]ro)?\s*:?\s*0*(\d{1,5})(?![0-9])/gu,
+  new RegExp(`(?<![a-z0-9])${AGREEMENT_WORDS}\\s*(?:n\\s*°?\\s*)?0*(\\d{1,5})(?![0-9.])`, "gu"),
+];
+
 /**
  * How people name a collective agreement: « IDCC 1486 » (« idcc n° 1486 », « IDCC 0016 »),
  * « convention collective 2216 » (its IDCC), « convention collective des journalistes » or
@@ -148,52 +154,50 @@ const OF = "(?:(?:de la|de l'|des|du|de|d')\\s*)?";
  * file gives, distinctive by choice). A short title alone (« sport », « banque ») is an ordinary
  * word and names nothing. Only loaded agreements are named; when the text names several, the first
  * is returned.
+ *
+ * The loaded agreements' names are compiled once: search asks the reader of every query.
  */
-export function agreementMention(text: string, loaded: CitedDocument[]): AgreementMention | null {
-  const folded = foldInPlace(text);
-  const found: AgreementMention[] = [];
-  const look = (pattern: string, publicId: string) => {
-    const match = new RegExp(`(?<![a-z0-9])${pattern}(?![a-z0-9])`, "u").exec(folded);
-    if (match)
-      found.push({
-        publicId,
-        text: text.slice(match.index, match.index + match[0].length),
-        start: match.index,
-        end: match.index + match[0].length,
-      });
-  };
+export function agreementReader(loaded: CitedDocument[]): (text: string) => AgreementMention | null {
   const agreements = loaded.filter((doc) => idccOf(doc.publicId) !== null);
   const byIdcc = new Map(agreements.map((doc) => [idccOf(doc.publicId)!, doc.publicId]));
+  const names: Array<{ pattern: RegExp; publicId: string }> = [];
+  const add = (pattern: string, publicId: string) =>
+    names.push({ pattern: new RegExp(`(?<![a-z0-9])${pattern}(?![a-z0-9])`, "u"), publicId });
   for (const doc of agreements) {
     for (const alias of doc.aliases ?? []) {
       const name = namePattern(alias);
-      if (name) look(`(?:${AGREEMENT_WORDS}\\s+${OF})?${name}`, doc.publicId);
+      if (name) add(`(?:${AGREEMENT_WORDS}\\s+${OF})?${name}`, doc.publicId);
     }
     for (const title of doc.shortTitle ? [doc.shortTitle, shortTitleHead(doc.shortTitle)] : []) {
       const name = namePattern(title);
-      if (name) look(`${AGREEMENT_WORDS}\\s+${OF}${name}`, doc.publicId);
+      if (name) add(`${AGREEMENT_WORDS}\\s+${OF}${name}`, doc.publicId);
     }
   }
-  for (const pattern of [
-    /(?<![a-z0-9])idcc\s*(?:n\s*°?|no|num[eé]ro)?\s*:?\s*0*(\d{1,5})(?![0-9])/gu,
-    new RegExp(`(?<![a-z0-9])${AGREEMENT_WORDS}\\s*(?:n\\s*°?\\s*)?0*(\\d{1,5})(?![0-9.])`, "gu"),
-  ]) {
-    for (const match of folded.matchAll(pattern)) {
-      const publicId = byIdcc.get(String(Number(match[1])));
-      if (publicId)
-        found.push({
-          publicId,
-          text: text.slice(match.index, match.index + match[0].length),
-          start: match.index,
-          end: match.index + match[0].length,
-        });
+  return (text) => {
+    const folded = foldInPlace(text);
+    const found: AgreementMention[] = [];
+    const mention = (index: number, length: number, publicId: string) =>
+      found.push({ publicId, text: text.slice(index, index + length), start: index, end: index + length });
+    for (const { pattern, publicId } of names) {
+      const match = pattern.exec(folded);
+      if (match) mention(match.index, match[0].length, publicId);
     }
-  }
-  if (found.length === 0) return null;
-  // The earliest mention, and of those the longest (« CCN 66 » over « CCN » followed by 66).
-  found.sort((a, b) => a.start - b.start || b.end - a.end);
-  return found[0]!;
+    for (const pattern of NUMBERED_MENTIONS) {
+      for (const match of folded.matchAll(pattern)) {
+        const publicId = byIdcc.get(String(Number(match[1])));
+        if (publicId) mention(match.index, match[0].length, publicId);
+      }
+    }
+    if (found.length === 0) return null;
+    // The earliest mention, and of those the longest (« CCN 66 » over « CCN » followed by 66).
+    found.sort((a, b) => a.start - b.start || b.end - a.end);
+    return found[0]!;
+  };
 }
+
+/** One text read against the loaded agreements (agreementReader, for a single use). */
+export const agreementMention = (text: string, loaded: CitedDocument[]): AgreementMention | null =>
+  agreementReader(loaded)(text);
 
 export function parseCitation(text: string, loaded: CitedDocument[]): ParsedCitation {
   // An agreement named by its IDCC holds a number that is not the article's.

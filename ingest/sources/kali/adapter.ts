@@ -200,9 +200,9 @@ export function adaptKaliAgreement(
           `${at}.children`,
         );
       } else if (node.type === "article") {
-        const provision = adaptArticle(raw, node, at, parent, text);
-        if (provision === undefined) withoutText.push(raw.requiredText(raw.object(node.data, at).cid, at));
-        else provisions.push(provision);
+        const article = adaptArticle(raw, node, at, parent, text);
+        if (article.provision) provisions.push(article.provision);
+        else withoutText.push(article.sourceId);
       } else {
         raw.fail(`${at}.type`, `unknown node type ${JSON.stringify(node.type)}`);
       }
@@ -245,13 +245,14 @@ function adaptArticle(
   at: string,
   section: CanonicalSection | null,
   inText: TextContext,
-): CanonicalProvision | undefined {
+): { sourceId: string; provision: CanonicalProvision | undefined } {
   const a = raw.object(node.data, `${at}.data`);
   const versionId = raw.requiredText(a.id, `${at}.data.id`);
   const sourceId = raw.text(a.cid, `${at}.data.cid`) ?? versionId;
   const html = raw.text(a.content, `${at}.data.content`) ?? "";
   const text = kaliText(html);
-  if (text === "") return undefined;
+  // No text at all: nothing to store, only to count.
+  if (text === "") return { sourceId, provision: undefined };
   const etat = raw.text(a.etat, `${at}.data.etat`);
   const surtitre = raw.text(a.surtitre, `${at}.data.surtitre`);
   const heading = surtitre ? collapse(surtitre) || null : null;
@@ -270,7 +271,7 @@ function adaptArticle(
     .filter((note) => note !== "");
   const status = kaliStatus(etat);
   const effectiveFrom = versionStart(links);
-  return {
+  const provision: CanonicalProvision = {
     sourceId,
     versionId,
     number,
@@ -298,4 +299,5 @@ function adaptArticle(
     ],
     links,
   };
+  return { sourceId, provision };
 }

@@ -11,7 +11,7 @@ import {
 import path from "node:path";
 import pacote from "pacote";
 import { InputError } from "../../../services/core/errors.ts";
-import { fetchNpmPackage } from "../npm-package.ts";
+import { fetchNpmPackage, latestVersion, packageVersionAt } from "../npm-package.ts";
 import { readJsonFile } from "../read-json.ts";
 import { adaptKaliAgreement, type KaliAdapterResult } from "./adapter.ts";
 import type { KaliAgreement } from "./types.ts";
@@ -52,12 +52,6 @@ export interface KaliSnapshotRequest {
   path?: string | undefined;
   /** Where fetched versions are kept (DATA_DIR/sources). */
   cacheDir: string;
-}
-
-function readVersion(packageDir: string): string | null {
-  const file = path.join(packageDir, "package.json");
-  if (!existsSync(file)) return null;
-  return (JSON.parse(readFileSync(file, "utf8")) as { version?: string }).version ?? null;
 }
 
 /** Files below this size are read whole to list them; a larger one holds articles. */
@@ -136,25 +130,18 @@ export async function resolveKaliSnapshot(request: KaliSnapshotRequest): Promise
   if (request.path) {
     const root = path.resolve(request.path);
     const dataDir = existsSync(path.join(root, "data")) ? path.join(root, "data") : root;
-    const version = readVersion(path.dirname(dataDir));
+    const version = packageVersionAt(path.dirname(dataDir));
     const date = (await publishedOn(path.dirname(dataDir), null)) ?? today();
     return snapshotAt(dataDir, version ? `${KALI_PACKAGE}@${version}` : `path:${root}`, date);
   }
-  let version = request.version;
-  if (!version) {
-    try {
-      version = (await pacote.manifest(`${KALI_PACKAGE}@latest`)).version;
-    } catch (error) {
-      throw new InputError(
-        KALI_PACKAGE,
-        "version",
-        `cannot find the latest version: ${(error as Error).message}`,
-      );
-    }
-  }
+  const version = request.version ?? (await latestVersion(KALI_PACKAGE));
   const target = await fetchNpmPackage(KALI_PACKAGE, version, request.cacheDir);
   const date = (await publishedOn(target, version)) ?? today();
-  return snapshotAt(path.join(target, "data"), `${KALI_PACKAGE}@${readVersion(target) ?? version}`, date);
+  return snapshotAt(
+    path.join(target, "data"),
+    `${KALI_PACKAGE}@${packageVersionAt(target) ?? version}`,
+    date,
+  );
 }
 
 /**

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { InputError } from "../../../services/core/errors.ts";
-import { fetchNpmPackage } from "../npm-package.ts";
+import { fetchNpmPackage, packageVersionAt } from "../npm-package.ts";
 import { readJsonFile } from "../read-json.ts";
 import { adaptLegiCode, type LegiAdapterResult } from "./adapter.ts";
 import type { LegiCode, LegiIndexEntry } from "./types.ts";
@@ -31,12 +31,6 @@ function installedPackageDir(): string {
   return path.dirname(require.resolve(`${LEGI_PACKAGE}/package.json`));
 }
 
-function readVersion(packageDir: string): string | null {
-  const file = path.join(packageDir, "package.json");
-  if (!existsSync(file)) return null;
-  return (JSON.parse(readFileSync(file, "utf8")) as { version?: string }).version ?? null;
-}
-
 function snapshotAt(dataDir: string, label: string): LegiSnapshot {
   if (!existsSync(dataDir)) throw new InputError(dataDir, "path", "no such folder");
   const codes = readdirSync(dataDir)
@@ -52,16 +46,16 @@ export async function resolveLegiSnapshot(request: LegiSnapshotRequest): Promise
   if (request.path) {
     const root = path.resolve(request.path);
     const dataDir = existsSync(path.join(root, "data")) ? path.join(root, "data") : root;
-    const version = readVersion(path.dirname(dataDir));
+    const version = packageVersionAt(path.dirname(dataDir));
     return snapshotAt(dataDir, version ? `${LEGI_PACKAGE}@${version}` : `path:${root}`);
   }
   const installed = installedPackageDir();
-  const installedVersion = readVersion(installed);
+  const installedVersion = packageVersionAt(installed);
   if (!request.version || request.version === installedVersion) {
     return snapshotAt(path.join(installed, "data"), `${LEGI_PACKAGE}@${installedVersion}`);
   }
   const target = await fetchNpmPackage(LEGI_PACKAGE, request.version, request.cacheDir);
-  return snapshotAt(path.join(target, "data"), `${LEGI_PACKAGE}@${readVersion(target)}`);
+  return snapshotAt(path.join(target, "data"), `${LEGI_PACKAGE}@${packageVersionAt(target)}`);
 }
 
 function readIndex(dataDir: string): Map<string, LegiIndexEntry> {
