@@ -29,6 +29,25 @@ export function benchCorpus(): BenchCorpus {
   return name;
 }
 
+/**
+ * The generated block a run on this corpus writes into the docs: the default (the codes) keeps the
+ * plain markers, so a run on another corpus (`<!-- bench:search:legi+kali:start -->`) never
+ * replaces the codes' figures the prose around them quotes.
+ */
+export function corpusMarkers(tool: string): { start: string; end: string } {
+  const corpus = benchCorpus();
+  const name = corpus === "legi" ? tool : `${tool}:${corpus}`;
+  return { start: `<!-- ${name}:start -->`, end: `<!-- ${name}:end -->` };
+}
+
+/** How a run names the corpus it loaded. */
+export function describeCorpus(): string {
+  const corpus = benchCorpus();
+  if (corpus === "legi") return "the four codes";
+  const agreements = `the collective agreements of @socialgouv/kali-data ${KALI_BENCH_VERSION}`;
+  return corpus === "kali" ? agreements : `the four codes and ${agreements}`;
+}
+
 export function benchSourceName(): BenchSourceName {
   const name = benchCorpus();
   if (name === "legi+kali") {

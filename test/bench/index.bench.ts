@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import os from "node:os";
+import { describeCorpus } from "./bench-source.ts";
 import { findEnginePid, measureCpu } from "./index-cpu.ts";
 import {
   formatIndexCpu,
@@ -68,7 +69,7 @@ try {
   const provisions = rows[0]!.n;
   console.log(
     `  OpenSearch ${version} at ${node} (1 GB heap, up in ${setup.openSearchSeconds.toFixed(0)} s); ` +
-      `Postgres ${rows[0]!.v}: ${provisions} provisions loaded by ingestLegi in ${setup.loadSeconds.toFixed(1)} s.`,
+      `Postgres ${rows[0]!.v}: ${provisions} provisions (${describeCorpus()}) loaded by the ingest in ${setup.loadSeconds.toFixed(1)} s.`,
   );
 
   // The raw variant's documents, read and built before any timing (the read is timed here, for reference).

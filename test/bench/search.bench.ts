@@ -6,6 +6,7 @@ import { openStore } from "../../services/store/open.ts";
 import { type RunningServer, startApiServer, stopOnSignal } from "./api-server.ts";
 import { type ApiSetup, prepareSetup, type SetupKind } from "./api-setup.ts";
 import { commitLabel, positiveInteger, setupKinds } from "./bench-options.ts";
+import { corpusMarkers, describeCorpus } from "./bench-source.ts";
 import { CpuMeter } from "./cpu-meter.ts";
 import { rawSearchTotals, runEngineLoad, runRawSearchLoad, warmUpEngine } from "./engine-load.ts";
 import { HealthProbe } from "./health-probe.ts";
@@ -320,7 +321,7 @@ try {
 }
 
 const heading =
-  `Latest run: ${new Date().toISOString().slice(0, 10)}, set-ups ${kinds.join(", ")}, ${machine}, shared with other work; ` +
+  `Latest run: ${new Date().toISOString().slice(0, 10)}, ${describeCorpus()}, set-ups ${kinds.join(", ")}, ${machine}, shared with other work; ` +
   `${WARM_UP_SECONDS} s warm-up + ${seconds} s per cell, ${((performance.now() - started) / 60_000).toFixed(0)} minutes in all, ` +
   `load average ${os.loadavg()[0]!.toFixed(2)} at the end. ` +
   "Milliseconds per request; other work = the share of the CPUs other processes took during each cell (c=1, c=32).";
@@ -328,8 +329,7 @@ const report = formatReport(results, reference);
 console.log(`\n${heading}\n\n${report}\n`);
 
 const docs = path.join(repoRoot, "docs/PERFORMANCE.md");
-const START = "<!-- bench:search:start -->";
-const END = "<!-- bench:search:end -->";
+const { start: START, end: END } = corpusMarkers("bench:search");
 const updated = replaceBetweenMarkers(readFileSync(docs, "utf8"), START, END, `${heading}\n\n${report}`);
 if (!updated) {
   console.error(`${docs}: markers ${START} … ${END} not found; tables not written.`);

