@@ -2,7 +2,7 @@ import { articleNumberKey } from "./citations.ts";
 import { OUT_OF_FORCE_WEIGHT, type SearchHit, type SearchQuery, type SearchResult } from "./engine.ts";
 import type { ProvisionIndexDocument } from "./index-document.ts";
 import { MINIMUM_SHOULD_MATCH, queryTerms } from "./query-text.ts";
-import { NUMBER_BONUS, RANKING } from "./ranking.ts";
+import { AGREEMENT_KIND, NUMBER_BONUS, RANKING } from "./ranking.ts";
 import { buildSnippet } from "./snippets.ts";
 import type { Synonyms } from "./synonyms.ts";
 
@@ -54,6 +54,7 @@ export function indexBody(layout: IndexLayout) {
         version_id: { type: "keyword" },
         document_id: { type: "keyword" },
         document_title: { type: "text", analyzer: "french_legal", fields: { raw: { type: "keyword" } } },
+        document_kind: { type: "keyword" },
         number: { type: "keyword" },
         number_key: { type: "keyword", normalizer: "number_normalizer" },
         section_path: { type: "text", analyzer: "french_legal" },
@@ -123,22 +124,23 @@ function inForceOn(asOf: string): object[] {
   ];
 }
 
-/** Asked for every provision, those not in force on the day weigh OUT_OF_FORCE_WEIGHT of their score. */
-function preferInForce(query: SearchQuery, scored: object): object {
-  if (query.inForce) return scored;
-  return {
-    function_score: {
-      query: scored,
-      functions: [
-        {
-          filter: { bool: { must_not: { bool: { filter: inForceOn(query.asOf) } } } },
-          weight: OUT_OF_FORCE_WEIGHT,
-        },
-      ],
-      score_mode: "multiply",
-      boost_mode: "multiply",
-    },
-  };
+/**
+ * What multiplies a provision's score, as on Postgres: asked for every provision, one not in force
+ * on the day weighs OUT_OF_FORCE_WEIGHT of it; unless the search is within one document, an
+ * agreement's provision weighs RANKING.agreement of it.
+ */
+function preferred(query: SearchQuery, scored: object): object {
+  const functions: object[] = [];
+  if (!query.inForce)
+    functions.push({
+      filter: { bool: { must_not: { bool: { filter: inForceOn(query.asOf) } } } },
+      weight: OUT_OF_FORCE_WEIGHT,
+    });
+  // The reach of the document (RANKING.agreement), unless the search is within one document.
+  if (query.document === null && RANKING.agreement !== 1)
+    functions.push({ filter: { term: { document_kind: AGREEMENT_KIND } }, weight: RANKING.agreement });
+  if (functions.length === 0) return scored;
+  return { function_score: { query: scored, functions, score_mode: "multiply", boost_mode: "multiply" } };
 }
 
 /** The fields words are looked for in, weighted as the ranking model says (services/search/ranking.ts). */
@@ -230,7 +232,7 @@ function rescorers(query: SearchQuery, words: string[]): object[] {
         query_weight: 1,
         rescore_query_weight: RANKING.proximity,
         score_mode: "total",
-        rescore_query: preferInForce(query, { bool: { should: pairs } }),
+        rescore_query: preferred(query, { bool: { should: pairs } }),
       },
     },
     priors,
@@ -255,7 +257,7 @@ export function searchBody(query: SearchQuery, synonyms: Synonyms) {
     track_total_hits: true,
     // The text comes back for the snippet (snippets.ts, as on Postgres), the guides do not.
     _source: { excludes: ["guides", "content_hash"] },
-    query: preferInForce(query, {
+    query: preferred(query, {
       bool: {
         should: [
           ...(number

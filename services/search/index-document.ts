@@ -12,6 +12,8 @@ export interface ProvisionIndexDocument {
   version_id: string;
   document_id: string;
   document_title: string;
+  /** `code`, `collective_agreement`…: the reach prior (RANKING.agreement). */
+  document_kind: string;
   number: string;
   /** The article number however written: `L1237-1-1` for "L. 1237-1-1". */
   number_key: string;

@@ -23,6 +23,7 @@ function provision(vector: string, more: Partial<IndexedProvision> = {}): Indexe
     id,
     publicId: `code/L${id}`,
     documentPublicId: "code",
+    documentKind: "code",
     numberKey: `L${id}`,
     domains: ["labour"],
     status: "in_force",
@@ -156,6 +157,25 @@ describe("MemoryIndex", () => {
         .sort(),
     ).toEqual([repealed.id, future.id].sort());
     expect(all.hits[3]!.score).toBeCloseTo(all.hits[0]!.score / 2, 12);
+  });
+
+  it("weighs an agreement's provision half, unless the search is within one document", () => {
+    const builder = new MemoryIndexBuilder();
+    const agreement = { documentPublicId: "idcc-1486", documentKind: "collective_agreement" };
+    const code = provision("'essai':1C 'dure':2C");
+    const equal = provision("'essai':1C 'dure':2C", agreement);
+    // Another agreement's article also holds the rarer word « période »: it alone matches well.
+    const better = provision("'period':1C 'essai':2C", { ...agreement, documentPublicId: "idcc-1979" });
+    for (const p of [code, equal, better]) builder.add(p);
+    const index = builder.finish("1", NO_PRIORS);
+    const page = index.search(query([["period"], ["essai"]], { matchAny: true }));
+    const score = new Map(page.hits.map((h) => [h.id, h.score]));
+    // It comes first, though halved; among equals the code comes first, at twice the agreement's score.
+    expect(page.hits.map((h) => h.id)).toEqual([better.id, code.id, equal.id]);
+    expect(score.get(equal.id)).toBeCloseTo(score.get(code.id)! * RANKING.agreement, 12);
+    // Within one agreement its provisions keep their whole score.
+    const within = index.search(query([["period"], ["essai"]], { matchAny: true, document: "idcc-1486" }));
+    expect(within.hits).toEqual([{ id: equal.id, score: score.get(code.id)! }]);
   });
 
   it("puts the provision a query names by number first, even without its words", () => {

@@ -2,7 +2,7 @@ import { DOMAINS } from "../core/domains.ts";
 import type { IndexedProvision } from "../store/search-snapshot.ts";
 import { OUT_OF_FORCE_WEIGHT } from "./engine.ts";
 import { MINIMUM_SHOULD_MATCH_PERCENT } from "./query-text.ts";
-import { NUMBER_BONUS, RANKING, type Ranking } from "./ranking.ts";
+import { NUMBER_BONUS, RANKING, type Ranking, reachWeight } from "./ranking.ts";
 import { parseTsvector, positionOf, type TsvectorEntry, WEIGHT, weightOf } from "./tsvector.ts";
 
 /**
@@ -459,7 +459,9 @@ export class MemoryIndex {
         (p.effectiveFrom === null || p.effectiveFrom <= query.asOf) &&
         (p.effectiveTo === null || p.effectiveTo > query.asOf);
       if (query.inForce && !inForce) return;
-      const preference = inForce ? 1 : OUT_OF_FORCE_WEIGHT;
+      const preference =
+        (inForce ? 1 : OUT_OF_FORCE_WEIGHT) *
+        reachWeight(this.ranking, p.documentKind, query.document !== null);
       const bonus = query.numberKey !== null && p.numberKey === query.numberKey ? NUMBER_BONUS : 0;
       out.push({ doc, words, preference, bonus, key: words * preference + bonus });
     };

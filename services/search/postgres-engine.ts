@@ -11,7 +11,7 @@ import {
 } from "./engine.ts";
 import { MemorySearch, type MemorySearchEvents } from "./memory-search.ts";
 import { MINIMUM_SHOULD_MATCH_PERCENT, queryTerms } from "./query-text.ts";
-import { NUMBER_BONUS, RANKING } from "./ranking.ts";
+import { AGREEMENT_KIND, NUMBER_BONUS, RANKING } from "./ranking.ts";
 import { buildSnippet } from "./snippets.ts";
 import { Synonyms } from "./synonyms.ts";
 
@@ -164,6 +164,12 @@ const FILTERS = `p.present_in_source
  * a repealed or future text weighs OUT_OF_FORCE_WEIGHT of its score (engine.ts).
  */
 const IN_FORCE_PREFERENCE = `CASE WHEN ${IN_FORCE} THEN 1 ELSE ${OUT_OF_FORCE_WEIGHT} END`;
+
+/**
+ * The reach of the provision's document (RANKING.agreement): an agreement's provision weighs less
+ * unless the search is within one document ($6). Multiplies the score as IN_FORCE_PREFERENCE does.
+ */
+const REACH_PREFERENCE = `CASE WHEN $6::text IS NULL AND d.kind = '${AGREEMENT_KIND}' THEN ${RANKING.agreement}::float8 ELSE 1 END`;
 
 /** Priors (RANKING.authority, RANKING.legislative; migration 011 for the citation counts). */
 const PRIOR = `(1 + ${RANKING.authority}::float8 * ln(1 + coalesce(a.cited_by, 0))
@@ -321,13 +327,13 @@ export class PostgresSearchEngine implements SearchEngine {
     const { rows } = await this.db.query<Row>(
       `WITH ${TERMS}, ${TERM_SCORES},
        ranked AS (
-         SELECT p.id, m.words, ${IN_FORCE_PREFERENCE} AS preference,
+         SELECT p.id, m.words, ${IN_FORCE_PREFERENCE} * ${REACH_PREFERENCE} AS preference,
                 CASE WHEN p.number_key = $4 THEN ${NUMBER_BONUS} ELSE 0 END AS bonus,
                 count(*) OVER () AS total
          FROM (SELECT provision_id, max(score) AS words FROM matches GROUP BY provision_id) AS m
               CROSS JOIN LATERAL (${PROVISION_OF("m.provision_id")}) AS p JOIN documents d ON d.id = p.document_id
          WHERE ${FILTERS}
-         ORDER BY m.words * ${IN_FORCE_PREFERENCE} + CASE WHEN p.number_key = $4 THEN ${NUMBER_BONUS} ELSE 0 END DESC,
+         ORDER BY m.words * ${IN_FORCE_PREFERENCE} * ${REACH_PREFERENCE} + CASE WHEN p.number_key = $4 THEN ${NUMBER_BONUS} ELSE 0 END DESC,
                   p.public_id
          LIMIT greatest(${RANKING.rescoreWindow}, $10::int + $11::int)
        ),

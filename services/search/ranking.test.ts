@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { InputError } from "../core/errors.ts";
-import { rankingFrom } from "./ranking.ts";
+import { AGREEMENT_KIND, RANKING, rankingFrom, reachWeight } from "./ranking.ts";
 
 describe("rankingFrom", () => {
   it("keeps the model's constants unless SEARCH_RANKING overrides some", () => {
@@ -14,8 +14,17 @@ describe("rankingFrom", () => {
   });
 
   it("refuses an unknown or out-of-range constant, naming the variable", () => {
-    for (const bad of ['{"b":2}', '{"boost":1}', "not json"])
+    for (const bad of ['{"b":2}', '{"boost":1}', '{"agreement":0}', '{"agreement":1.5}', "not json"])
       expect(() => rankingFrom(bad), bad).toThrow(InputError);
     expect(() => rankingFrom('{"b":2}')).toThrow(/SEARCH_RANKING/);
+  });
+});
+
+describe("reachWeight", () => {
+  it("weighs an agreement's provision RANKING.agreement of its score, unless within one document", () => {
+    expect(reachWeight(RANKING, AGREEMENT_KIND, false)).toBe(0.5);
+    expect(reachWeight(RANKING, AGREEMENT_KIND, true)).toBe(1);
+    expect(reachWeight(RANKING, "code", false)).toBe(1);
+    expect(reachWeight(rankingFrom('{"agreement":0.25}'), AGREEMENT_KIND, false)).toBe(0.25);
   });
 });

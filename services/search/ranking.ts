@@ -40,6 +40,16 @@ const DEFAULTS = {
    */
   authority: 0.1,
   legislative: 0.1,
+  /**
+   * The reach of a text, a rule a lawyer states: a code binds everyone, a collective agreement
+   * only the employers of its branch. Unless a search is within one document (`document=`, or a
+   * query naming the agreement), an agreement's provision weighs this share of its score, as a
+   * text out of force weighs OUT_OF_FORCE_WEIGHT (engine.ts) and for the same reason: among equals
+   * the law that binds everyone comes first, and an agreement's article still comes first when
+   * it alone matches well (« prime d'ancienneté », a branch's own notion). The same half as for
+   * a text out of force, not a value fitted to a query set (docs/RELEVANCE.md shows its neighbours).
+   */
+  agreement: 0.5,
 };
 
 export type Ranking = typeof DEFAULTS;
@@ -56,6 +66,7 @@ const overridesSchema = z
     rescoreWindow: z.number().int().min(1).max(1000),
     authority: z.number().min(0),
     legislative: z.number().min(0),
+    agreement: z.number().positive().max(1),
   })
   .partial()
   .strict();
@@ -75,6 +86,14 @@ export function rankingFrom(json: string | undefined): Ranking {
     throw new InputError("SEARCH_RANKING", "(json)", (error as Error).message);
   }
   return { ...DEFAULTS, ...parsed, fields: { ...DEFAULTS.fields, ...parsed.fields } };
+}
+
+/** The document kind RANKING.agreement applies to (ingest/model.ts). */
+export const AGREEMENT_KIND = "collective_agreement";
+
+/** What a provision's score is multiplied by for the reach of its document (RANKING.agreement). */
+export function reachWeight(ranking: Ranking, documentKind: string, withinDocument: boolean): number {
+  return !withinDocument && documentKind === AGREEMENT_KIND ? ranking.agreement : 1;
 }
 
 export const RANKING: Ranking = rankingFrom(process.env.SEARCH_RANKING);

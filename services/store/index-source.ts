@@ -20,12 +20,15 @@ export interface IndexDocumentJson {
  */
 const GUIDES_FIELD = "corpus_guides_field(p.guides, p.text)";
 
-/** What an index document must match: the row's content, its guides field and how often it is cited. */
-const INDEXED_HASH = `md5(p.content_hash || ${GUIDES_FIELD} || coalesce(a.cited_by, 0))`;
+/**
+ * What an index document must match: the row's content, its guides field, how often it is cited
+ * and its document's kind (so an index made before `document_kind` existed reads as stale).
+ */
+const INDEXED_HASH = `md5(p.content_hash || ${GUIDES_FIELD} || coalesce(a.cited_by, 0) || d.kind)`;
 
 const DOCUMENT_JSON = `json_build_object(
     'public_id', p.public_id, 'source_id', p.source_id, 'version_id', p.version_id,
-    'document_id', d.public_id, 'document_title', d.title, 'number', p.number, 'number_key', p.number_key,
+    'document_id', d.public_id, 'document_title', d.title, 'document_kind', d.kind, 'number', p.number, 'number_key', p.number_key,
     'section_path', p.section_path, 'text', p.text, 'guides', ${GUIDES_FIELD}, 'status', p.status,
     'effective_from', p.effective_from, 'effective_to', p.effective_to,
     'domains', p.domains, 'document_domains', d.domains,
@@ -63,7 +66,8 @@ export async function provisionsByPublicId(db: Database, publicIds: string[]): P
 export async function provisionHashes(db: Database): Promise<Map<string, string>> {
   const { rows } = await db.query<{ public_id: string; content_hash: string }>(
     `SELECT p.public_id, ${INDEXED_HASH} AS content_hash
-     FROM provisions p LEFT JOIN search_authority a ON a.provision_id = p.id`,
+     FROM provisions p JOIN documents d ON d.id = p.document_id
+          LEFT JOIN search_authority a ON a.provision_id = p.id`,
   );
   return new Map(rows.map((r) => [r.public_id, r.content_hash]));
 }

@@ -11,6 +11,8 @@ export interface IndexedProvision {
   id: number;
   publicId: string;
   documentPublicId: string;
+  /** The document's kind (`code`, `collective_agreement`…): the reach prior (RANKING.agreement). */
+  documentKind: string;
   numberKey: string;
   domains: string[];
   status: string;
@@ -37,7 +39,7 @@ export async function* readIndexedProvisions(
   let after = 0;
   for (;;) {
     const { rows } = await db.query<IndexedProvision>(
-      `SELECT p.id, p.public_id AS "publicId", d.public_id AS "documentPublicId", p.number_key AS "numberKey",
+      `SELECT p.id, p.public_id AS "publicId", d.public_id AS "documentPublicId", d.kind AS "documentKind", p.number_key AS "numberKey",
               p.domains, p.status, p.effective_from AS "effectiveFrom", p.effective_to AS "effectiveTo",
               coalesce(a.cited_by, 0) AS "citedBy", coalesce(p.search_vector::text, '') AS vector
        FROM provisions p JOIN documents d ON d.id = p.document_id

@@ -8,6 +8,7 @@ import type { Principal } from "../../services/access/keys.ts";
 import { parseDomainRules } from "../../services/core/classify.ts";
 import { parseConfig } from "../../services/core/config.ts";
 import type { SearchEngine, SearchQuery } from "../../services/search/engine.ts";
+import { RANKING } from "../../services/search/ranking.ts";
 import { searchProvisions } from "../../services/search/service.ts";
 import { TitleClassifier } from "../../services/search/title-classifier.ts";
 import { seedSmallCorpus } from "../helpers/api.ts";
@@ -150,6 +151,35 @@ const snippetAct = {
   ],
 };
 
+/**
+ * The reach of a text (RANKING.agreement): a law and a collective agreement saying the same thing,
+ * the law binding everyone. The agreement's article ranks after the law's unless the search is
+ * within the agreement, where it keeps its whole score.
+ */
+const reachLaw = {
+  ...rarityAct,
+  source: { name: "canonical", documentId: "REACH-LAW", version: null },
+  publicId: "loi-portee",
+  title: "Loi sur les primes",
+  provisions: [
+    {
+      ...rarityAct.provisions[0]!,
+      sourceId: "REACH-LAW-1",
+      versionId: "REACH-LAW-1-v1",
+      number: "1",
+      text: "La prime de panier nocturne est versée pour chaque nuit travaillée.",
+    },
+  ],
+};
+const reachAgreement = {
+  ...reachLaw,
+  source: { name: "canonical", documentId: "REACH-IDCC", version: null },
+  publicId: "idcc-9999",
+  kind: "collective_agreement" as const,
+  title: "Convention collective nationale des veilleurs de nuit",
+  provisions: [{ ...reachLaw.provisions[0]!, sourceId: "REACH-IDCC-1", versionId: "REACH-IDCC-1-v1" }],
+};
+
 describe.each(ENGINE_KINDS)("search contract: %s", (kind) => {
   let store: TestStore;
   let engine: SearchEngine;
@@ -164,13 +194,15 @@ describe.each(ENGINE_KINDS)("search contract: %s", (kind) => {
       source: "canonical",
       sourceVersion: "inline",
       parameters: {},
-      documentsTotal: 5,
+      documentsTotal: 7,
       documents: [
         { file: "inline", document: datedAct },
         { file: "inline", document: rarityAct },
         { file: "inline", document: proximityAct },
         { file: "inline", document: authorityAct },
         { file: "inline", document: snippetAct },
+        { file: "inline", document: reachLaw },
+        { file: "inline", document: reachAgreement },
       ],
       rules: parseDomainRules(
         "version: 1\nrules:\n  - name: fiscal\n    match: { document: [loi-datee] }\n    domains: [tax]\n" +
@@ -259,6 +291,18 @@ describe.each(ENGINE_KINDS)("search contract: %s", (kind) => {
       "loi-autorite/L10",
       "loi-autorite/D14",
     ]);
+  });
+
+  it("ranks, among equal matches, the law that binds everyone before a collective agreement", async () => {
+    const result = await engine.search(query("prime panier nocturne"));
+    // (Other provisions of the seeded corpus hold « prime » and follow.)
+    expect(result.hits.map((h) => h.publicId).slice(0, 2)).toEqual(["loi-portee/1", "idcc-9999/1"]);
+    const [law, agreement] = result.hits;
+    expect(agreement!.score).toBeCloseTo(law!.score * RANKING.agreement, 3);
+    // Within the agreement, its article keeps its whole score.
+    const within = await engine.search(query("prime panier nocturne", { document: "idcc-9999" }));
+    expect(within.hits.map((h) => h.publicId)).toEqual(["idcc-9999/1"]);
+    expect(within.hits[0]!.score).toBeCloseTo(law!.score, 3);
   });
 
   it("ranks words found together above the same words apart", async () => {
