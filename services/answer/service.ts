@@ -3,8 +3,8 @@ import type { DomainFilter } from "../access/domains.ts";
 import type { Principal } from "../access/keys.ts";
 import type { Domain } from "../core/domains.ts";
 import { AppError } from "../core/errors.ts";
+import { type NamedDocument, searchCorpus } from "../corpus/search.ts";
 import type { AppContext } from "../runtime/context.ts";
-import { searchProvisions } from "../search/service.ts";
 import type { PlanRow } from "../store/access.ts";
 import { logAnswer } from "../store/answer-log.ts";
 import { type ProvisionText, provisionTexts, wordFrequencies } from "../store/corpus-queries.ts";
@@ -40,6 +40,8 @@ export interface AnswerOutcome {
   asOf: string;
   filter: DomainFilter;
   filterMode: "exact" | "best_effort";
+  /** The question named one collective agreement: it was answered from that agreement alone. */
+  namedDocument?: NamedDocument | undefined;
 }
 
 /**
@@ -59,25 +61,24 @@ export function ensurePlanAllowsAnswers(plan: PlanRow): void {
     );
 }
 
-/** Precise matches first (every word), then the best partial ones (any word), without repeats. */
+/**
+ * Precise matches first (every word), then the best partial ones (any word), without repeats. As
+ * search does (services/corpus/search.ts), a question naming one collective agreement (« … dans la
+ * convention collective Syntec ? ») is answered from that agreement, on the rest of the question.
+ */
 async function retrieve(ctx: AppContext, who: Principal, request: AnswerRequest, asOf: string) {
   // The question as asked: search drops question words ("quelle", "peut-on") itself.
   const q = request.question;
   const search = (match: "all" | "any") =>
-    searchProvisions(
-      ctx.search,
-      who,
-      {
-        q,
-        limit: RETRIEVED,
-        offset: 0,
-        domains: request.domains,
-        inForce: true,
-        asOf,
-        match,
-      },
-      ctx.titles,
-    );
+    searchCorpus(ctx, who, {
+      q,
+      limit: RETRIEVED,
+      offset: 0,
+      domains: request.domains,
+      inForce: true,
+      asOf,
+      match,
+    });
   const precise = await search("all");
   const ids = precise.hits.map((h) => h.publicId);
   if (ids.length < RETRIEVED) {
@@ -86,7 +87,12 @@ async function retrieve(ctx: AppContext, who: Principal, request: AnswerRequest,
       if (!ids.includes(hit.publicId)) ids.push(hit.publicId);
     }
   }
-  return { texts: await provisionTexts(ctx.db, ids), filter: precise.filter, filterMode: precise.filterMode };
+  return {
+    texts: await provisionTexts(ctx.db, ids),
+    filter: precise.filter,
+    filterMode: precise.filterMode,
+    namedDocument: precise.namedDocument,
+  };
 }
 
 /** How rare the question's words are in the corpus, by the composer's stems. */
@@ -116,7 +122,7 @@ export async function answerQuestion(
 ): Promise<AnswerOutcome> {
   const started = performance.now();
   const asOf = request.asOf ?? new Date().toISOString().slice(0, 10);
-  const { texts, filter, filterMode } = await retrieve(ctx, who, request, asOf);
+  const { texts, filter, filterMode, namedDocument } = await retrieve(ctx, who, request, asOf);
   const sources = texts.map((t) => ({
     publicId: t.publicId,
     text: t.text,
@@ -147,7 +153,8 @@ export async function answerQuestion(
   }
   if (composer === "extractive") {
     // Abbreviations read as their full form: "CDD" is "contrat à durée déterminée" in the texts.
-    const question = ctx.synonyms.canonical(request.question);
+    // The words naming an agreement are no words its sentences must state (they never say « Syntec »).
+    const question = ctx.synonyms.canonical(namedDocument?.searched ?? request.question);
     const composed = composeExtractive(
       question,
       sources,
@@ -182,6 +189,7 @@ export async function answerQuestion(
     asOf,
     filter,
     filterMode,
+    namedDocument,
   };
   await logAnswer(ctx.db, {
     projectId: who.projectId,

@@ -15,8 +15,10 @@ export const MAX_SEARCH_OFFSET = 1000;
 /** A search restricted to the collective agreement its query named. */
 export interface NamedDocument {
   id: string;
-  /** The words of the query that named it; the rest was searched. */
+  /** The words of the query that named it. */
   namedAs: string;
+  /** The rest of the query: what was searched within it. */
+  searched: string;
 }
 
 export async function searchCorpus(
@@ -36,7 +38,7 @@ export async function searchCorpus(
         { ...request, q: named.rest, document: named.publicId },
         ctx.titles,
       );
-      return { ...outcome, namedDocument: { id: named.publicId, namedAs: named.text } };
+      return { ...outcome, namedDocument: { id: named.publicId, namedAs: named.text, searched: named.rest } };
     }
   }
   return searchProvisions(ctx.search, who, { ...request, document }, ctx.titles);

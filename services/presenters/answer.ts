@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { type AnswerOutcome, INSUFFICIENT_NOTE } from "../answer/service.ts";
 import { filterBlock, filterSchema, type Meta, metaSchema, provisionUrl } from "./envelope.ts";
+import { namedDocumentSchema } from "./search.ts";
 
 /** An answer: its sentences with the provisions each comes from, and every source retrieved. */
 
@@ -54,6 +55,10 @@ export const answerResponseSchema = z
       as_of: z.string(),
     }),
     filter: filterSchema.optional(),
+    named_document: namedDocumentSchema.optional().meta({
+      description:
+        "Present when the question named one collective agreement (« IDCC 1486 », « convention collective Syntec », « Syntec »): the answer was drawn from that agreement alone, on the rest of the question.",
+    }),
     meta: metaSchema,
   })
   .meta({ id: "AnswerResponse" });
@@ -81,6 +86,9 @@ export function presentAnswer(outcome: AnswerOutcome, meta: Meta): z.infer<typeo
       as_of: outcome.asOf,
     },
     ...filterBlock(outcome.filter, outcome.filterMode),
+    ...(outcome.namedDocument
+      ? { named_document: { id: outcome.namedDocument.id, named_as: outcome.namedDocument.namedAs } }
+      : {}),
     meta,
   };
 }

@@ -34,21 +34,21 @@ const searchHitSchema = z
   })
   .meta({ id: "SearchHit" });
 
+/** The collective agreement a query or question named, within which it was searched. */
+export const namedDocumentSchema = z.object({
+  id: z.string().meta({ example: "idcc-1486" }),
+  named_as: z.string().meta({ description: "The words that named it.", example: "syntec" }),
+});
+
 export const searchResponseSchema = z
   .object({
     data: z.array(searchHitSchema),
     pagination: paginationSchema,
     filter: filterSchema.optional().meta({ description: "Present when a domain filter applied." }),
-    named_document: z
-      .object({
-        id: z.string().meta({ example: "idcc-1486" }),
-        named_as: z.string().meta({ description: "The words of q that named it.", example: "syntec" }),
-      })
-      .optional()
-      .meta({
-        description:
-          "Present when q named one collective agreement (« IDCC 1486 », « convention collective Syntec », « Syntec ») and no document was given: the search ran within that agreement, on the rest of q.",
-      }),
+    named_document: namedDocumentSchema.optional().meta({
+      description:
+        "Present when q named one collective agreement (« IDCC 1486 », « convention collective Syntec », « Syntec ») and no document was given: the search ran within that agreement, on the rest of q.",
+    }),
     meta: metaSchema,
   })
   .meta({ id: "SearchResponse" });

@@ -188,6 +188,34 @@ describe("collective agreements (KALI) over two real snapshots (embedded)", () =
     expect(plain.body.named_document).toBeUndefined();
   });
 
+  it("answers a question naming an agreement from that agreement, citing its article", async () => {
+    const question = "Quelle est la durée de la période d'essai dans la convention collective Syntec ?";
+    const { status, body } = await call(api, "/api/v1/answer", {
+      method: "POST",
+      key: api.keys.all!,
+      body: JSON.stringify({ question }),
+      headers: { "content-type": "application/json" },
+    });
+    expect(status, JSON.stringify(body).slice(0, 300)).toBe(200);
+    expect(body.named_document).toEqual({ id: "idcc-1486", named_as: "convention collective Syntec" });
+    for (const source of body.data.sources) expect(source.document.id).toBe("idcc-1486");
+    // The rule on the trial period, quoted: the agreement's name is no word its text must say. It
+    // is article 3.4, or the amendment of 31 March 2022 that rewrote it (as in search, above).
+    expect(body.data.evidence).toBe("sufficient");
+    const first = body.data.answer.sentences[0];
+    expect(first.text).toMatch(/période d'essai/);
+    expect(first.citations[0]).toMatch(/^idcc-1486\/(3-4$|Avenant-n-1-du-31-mars-2022-art-2)/);
+    // A question naming no agreement is not confined to one.
+    const general = await call(api, "/api/v1/answer", {
+      method: "POST",
+      key: api.keys.all!,
+      body: JSON.stringify({ question: "Quelle est la durée de la période d'essai ?" }),
+      headers: { "content-type": "application/json" },
+    });
+    expect(general.status).toBe(200);
+    expect(general.body.named_document).toBeUndefined();
+  });
+
   it("offers agents list_agreements, and resolve_citation reads references to agreements", async () => {
     const client = new Client({ name: "kali-test", version: "1.0.0" });
     await client.connect(
