@@ -46,6 +46,13 @@ export interface SetupFigures {
   rawLabel: string;
   byKind: Record<QueryKind, KindFigures>;
   health: HealthFigures | undefined;
+  /** The API server process's memory after its cells (undefined where /proc cannot be read). */
+  memory?: ServerMemory | undefined;
+}
+
+export interface ServerMemory {
+  residentMb: number;
+  peakMb: number;
 }
 
 const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(1) : "—");
@@ -206,8 +213,12 @@ export function formatHealth(health: HealthFigures): string {
 /** Everything the run prints and writes into docs/PERFORMANCE.md, after its heading. */
 export function formatReport(setups: SetupFigures[], reference: ReferenceTiming | undefined): string {
   const parts: string[] = [];
-  for (const setup of setups)
-    parts.push(`**${setup.label}** (raw = ${setup.rawLabel}):`, formatSetupTable(setup));
+  for (const setup of setups) {
+    const memory = setup.memory
+      ? ` API server process: ${setup.memory.residentMb.toFixed(0)} MB resident after its cells, ${setup.memory.peakMb.toFixed(0)} MB at its peak.`
+      : "";
+    parts.push(`**${setup.label}** (raw = ${setup.rawLabel}):${memory}`, formatSetupTable(setup));
+  }
   if (reference)
     parts.push(
       `**BM25 reference in process** (${reference.provisions} provisions, built in ${reference.buildSeconds.toFixed(1)} s; one loop):`,

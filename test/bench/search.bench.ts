@@ -24,6 +24,7 @@ import {
   type HealthFigures,
   type KindFigures,
   replaceBetweenMarkers,
+  type ServerMemory,
   type SetupFigures,
 } from "./search-report.ts";
 import { describeServer } from "./targets.ts";
@@ -170,7 +171,7 @@ async function measureApi(setup: ApiSetup, totals: Map<QueryKind, number[]>) {
     let health: HealthFigures | undefined;
     if (setup.kind === "embedded") health = await measureHealth(server, setup, watched);
     measured = true;
-    return { api, health };
+    return { api, health, memory: serverMemory(server.pid) };
   } finally {
     if (measuring.current) measuring.current.server = undefined;
     // A server that fails to stop after a failed measurement must not hide that failure.
@@ -178,6 +179,21 @@ async function measureApi(setup: ApiSetup, totals: Map<QueryKind, number[]>) {
       if (measured) throw error;
       console.error(`  the server did not stop cleanly either: ${error.message.split("\n")[0]}`);
     });
+  }
+}
+
+/**
+ * The API server's memory at the end of its cells (Linux /proc): resident now and at its peak. On
+ * the embedded set-up it holds PGlite and the in-memory copy of the search model.
+ */
+function serverMemory(pid: number): ServerMemory | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const kb = (field: string) =>
+      Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? Number.NaN);
+    return { residentMb: kb("VmRSS") / 1024, peakMb: kb("VmHWM") / 1024 };
+  } catch {
+    return undefined;
   }
 }
 
@@ -297,7 +313,7 @@ try {
       reference ??= await measureReference(setup);
       if (setup.engineNode) await warmUpEngine(setup.engineNode, 32, Object.values(SEARCH_QUERIES).flat());
       const totals = new Map<QueryKind, number[]>();
-      const { api, health } = await measureApi(setup, totals);
+      const { api, health, memory } = await measureApi(setup, totals);
       const raw = await measureRaw(setup, totals);
       const byKind = Object.fromEntries(
         QUERY_KINDS.map((k): [QueryKind, KindFigures] => [k, { api: api[k], raw: raw[k] }]),
@@ -308,6 +324,7 @@ try {
         rawLabel: setup.engineNode ? "raw _search" : "raw engine",
         byKind,
         health,
+        memory,
       });
     } finally {
       await cleanups.run();
