@@ -47,7 +47,8 @@ const DEFAULTS = {
    * text out of force weighs OUT_OF_FORCE_WEIGHT (engine.ts) and for the same reason: among equals
    * the law that binds everyone comes first, and an agreement's article still comes first when
    * it alone matches well (« prime d'ancienneté », a branch's own notion). The same half as for
-   * a text out of force, not a value fitted to a query set (docs/RELEVANCE.md shows its neighbours).
+   * a text out of force, not a value fitted to a query set (docs/RELEVANCE.md: the sets without it
+   * and with it, the only value run).
    */
   agreement: 0.5,
 };
