@@ -13,6 +13,7 @@ import { openStore } from "../../services/store/open.ts";
 import { type ApiSetup, prepareSetup } from "../bench/api-setup.ts";
 import { corpusMarkers, describeCorpus } from "../bench/bench-source.ts";
 import { Cleanups } from "../bench/index-setup.ts";
+import { replaceBetweenMarkers } from "../bench/search-report.ts";
 import { list, REFERENCE, readGuides, referenceIndex } from "./eval-store.ts";
 import { foldsBySource } from "./folds.ts";
 import { meanMetrics, pairedBootstrap, type RankMetrics, rankMetrics } from "./metrics.ts";
@@ -303,15 +304,15 @@ console.log(`Total ${((performance.now() - runStarted) / 1000).toFixed(0)} s.`);
 // The latest run replaces the generated block; the history of changes is written by hand around it.
 const docs = path.join(repoRoot, "docs/RELEVANCE.md");
 const { start: START, end: END } = corpusMarkers("eval:relevance");
-const current = readFileSync(docs, "utf8");
-const at = current.indexOf(START);
-const end = current.indexOf(END);
-if (at < 0 || end < at) {
+const updated = replaceBetweenMarkers(
+  readFileSync(docs, "utf8"),
+  START,
+  END,
+  `${heading}\n\n${tables.join("\n\n")}`,
+);
+if (!updated) {
   console.error(`${docs}: markers ${START} … ${END} not found; tables not written.`);
   process.exit(1);
 }
-writeFileSync(
-  docs,
-  `${current.slice(0, at + START.length)}\n\n${heading}\n\n${tables.join("\n\n")}\n\n${current.slice(end)}`,
-);
+writeFileSync(docs, updated);
 console.log(`Written to ${path.relative(repoRoot, docs)}.`);
