@@ -156,7 +156,15 @@ const notFound = {
 
 const readinessSchema = z.object({
   status: z.enum(["ready", "degraded", "unavailable"]),
-  checks: z.object({ store: z.string(), search: z.string(), rate_limits: z.string() }),
+  checks: z.object({
+    api: z.string().meta({
+      description:
+        "`ok` while the API process reports every second; `unresponsive: no readiness report for N s` when it has not reported for three seconds (the other checks are then `unknown`).",
+    }),
+    store: z.string(),
+    search: z.string(),
+    rate_limits: z.string(),
+  }),
 });
 
 const mcpOperation = operation(
@@ -352,14 +360,23 @@ export function buildOpenApiDocument(serverUrl = "/") {
       "/healthz": {
         get: {
           operationId: "liveness",
-          summary: "Liveness: the process answers",
+          summary: "Liveness: the API process answers",
           tags: ["Health"],
           security: [],
-          description: "No key, no rate limit; touches neither the store nor the search engine.",
+          description:
+            "No key, no rate limit; touches neither the store nor the search engine, and never waits behind searches: on a new connection the front process answers, from the API process's reports (every second, from its event loop). 503 once the API process has not reported for `HEALTH_STALL_SECONDS` (10 by default). The front closes the connection after answering.",
           responses: {
             "200": {
               description: "Alive",
               content: { "application/json": { schema: z.object({ status: z.literal("ok") }) } },
+            },
+            "503": {
+              description: "The API process has stopped answering",
+              content: {
+                "application/json": {
+                  schema: z.object({ status: z.literal("unresponsive"), detail: z.string() }),
+                },
+              },
             },
             "405": standardErrors["405"],
           },
@@ -372,14 +389,14 @@ export function buildOpenApiDocument(serverUrl = "/") {
           tags: ["Health"],
           security: [],
           description:
-            "No key, no rate limit; waits at most half a second. 503 only when the store cannot answer; a busy or saturated store, a search engine or Redis outage is `degraded` (the API keeps serving what it can).",
+            "No key, no rate limit, and no wait: on a new connection the front process answers with the API process's last readiness, checked every second (each check waits at most half a second for the store). 503 when the store cannot answer, or when the API process has not reported for three seconds (`checks.api`); a busy or saturated store, a search engine or Redis outage is `degraded` (the API keeps serving what it can).",
           responses: {
             "200": {
               description: "Ready, or degraded",
               content: { "application/json": { schema: readinessSchema } },
             },
             "503": {
-              description: "The store cannot answer",
+              description: "The store cannot answer, or the API process does not report",
               content: { "application/json": { schema: readinessSchema } },
             },
             "405": standardErrors["405"],

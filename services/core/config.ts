@@ -104,6 +104,11 @@ export const configSchema = z.object({
   /** Replicas of each shard in a new index (0 on a single node). */
   SEARCH_REPLICAS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(5).default(0)),
   /**
+   * Seconds the API process may go without reporting to the front (it reports every second from
+   * its event loop) before GET /healthz answers 503 `unresponsive` (services/runtime/front.ts).
+   */
+  HEALTH_STALL_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().min(1).max(3600).default(10)),
+  /**
    * Milliseconds a Postgres search may run (a server statement timeout) and wait for a connection
    * before it fails with the API's error envelope. Server Postgres only: PGlite cannot cancel a query.
    */

@@ -11,14 +11,20 @@ const INCOMING_ID = /^[A-Za-z0-9._-]{8,64}$/;
 export function requestContext(coverageUrl: string): RequestHandler {
   const note = coverageNote(coverageUrl);
   return (req, res, next) => {
-    const incoming = req.get("x-request-id");
-    const requestId = incoming && INCOMING_ID.test(incoming) ? incoming : randomUUID();
-    res.locals.requestId = requestId;
+    const headers = contextHeaders(coverageUrl, req.get("x-request-id"));
+    res.locals.requestId = headers["x-request-id"];
     res.locals.coverageUrl = coverageUrl;
     res.locals.coverageNote = note;
-    res.set("x-request-id", requestId);
-    res.set("x-coverage-url", coverageUrl);
-    res.set("link", `<${coverageUrl}>; rel="coverage"`);
+    res.set(headers);
     next();
+  };
+}
+
+/** The request id and coverage headers; the front (services/runtime/front.ts) sends them on probes too. */
+export function contextHeaders(coverageUrl: string, incomingId: string | undefined): Record<string, string> {
+  return {
+    "x-request-id": incomingId && INCOMING_ID.test(incomingId) ? incomingId : randomUUID(),
+    "x-coverage-url": coverageUrl,
+    link: `<${coverageUrl}>; rel="coverage"`,
   };
 }

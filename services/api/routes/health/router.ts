@@ -1,15 +1,13 @@
 import { Router } from "express";
-import { within } from "../../../core/within.ts";
 import type { AppContext } from "../../../runtime/context.ts";
-import { READINESS_LIMITS, type StoreReadiness, storeReadiness } from "../../../store/readiness.ts";
+import { readiness } from "./readiness.ts";
 
 /**
- * Liveness and readiness, without authentication or rate limits. Neither waits on a search:
- * /healthz touches nothing, and /readyz reads how recently the store answered before it asks it
- * anything, and then waits at most half a second (services/store/readiness.ts). Readiness fails
- * (503) only when the store cannot answer; a busy store, a search engine or Redis outage is
- * reported (`degraded`) but the API keeps serving what it can (documents and provisions come
- * from Postgres; limits fall back to each process).
+ * Liveness and readiness, without authentication or rate limits, as the API process answers them.
+ * Under `npm start` a probe on a new connection is answered by the front instead
+ * (services/runtime/front.ts), from what this process last reported, so that it never waits
+ * behind searches; these routes serve a probe sent on a connection already in the API's hands,
+ * and tests that build the app alone.
  */
 export function healthRouter(ctx: AppContext): Router {
   return Router()
@@ -17,31 +15,7 @@ export function healthRouter(ctx: AppContext): Router {
       res.json({ status: "ok" });
     })
     .get("/readyz", async (_req, res) => {
-      const storeCheck = storeReadiness(ctx.db);
-      const [store, search] = await Promise.all([storeCheck, searchState(ctx, storeCheck)]);
-      const ready = store.state === "ok" || store.state === "busy";
-      const rateLimits =
-        ctx.limiter.backend === "memory"
-          ? "memory"
-          : ctx.limiter.degraded
-            ? "redis unreachable: counting per process"
-            : "redis";
-      const healthy = store.state === "ok" && search === "ok" && !ctx.limiter.degraded;
-      res.status(ready ? 200 : 503).json({
-        status: ready ? (healthy ? "ready" : "degraded") : "unavailable",
-        checks: {
-          store: store.detail,
-          search: `${ctx.search.name}: ${search}${ctx.search.describe ? `, ${ctx.search.describe()}` : ""}`,
-          rate_limits: rateLimits,
-        },
-      });
+      const { httpStatus, body } = await readiness(ctx);
+      res.status(httpStatus).json(body);
     });
-}
-
-async function searchState(ctx: AppContext, store: Promise<StoreReadiness>): Promise<string> {
-  // The Postgres engine is the store: a probe of its own would queue behind the searches it serves.
-  if (ctx.search.name === "postgres") return (await store).state;
-  const pinged = await within(ctx.search.ping(), READINESS_LIMITS.probeWaitMs, undefined);
-  if (pinged === undefined) return "unresponsive";
-  return pinged ? "ok" : "unreachable";
 }
