@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { repoRoot } from "../../services/core/config.ts";
 import { freePort } from "../helpers/processes.ts";
@@ -11,8 +12,11 @@ import type { Cleanups } from "./index-setup.ts";
  */
 export interface RunningServer {
   baseUrl: string;
-  /** For CPU accounting: the server is this very process (node runs it, not a shell). */
-  pid: number;
+  /**
+   * For CPU and memory accounting: the front (node runs it, not a shell) and the API process it
+   * started (services/runtime/front.ts).
+   */
+  pids: number[];
   /** SIGTERM and wait for the graceful exit; after it the embedded store's lock is released. */
   stop(): Promise<void>;
   /** For a benchmark interrupted by a signal: SIGTERM, without waiting. */
@@ -65,7 +69,7 @@ export async function startApiServer(env: Record<string, string>): Promise<Runni
   await waitForListening(child, () => output, exited);
   return {
     baseUrl: `http://127.0.0.1:${port}`,
-    pid: child.pid!,
+    pids: [child.pid!, ...childrenOf(child.pid!)],
     stop: async () => {
       if (child.exitCode !== null) throw new Error(`the server died during the run:\n${output}`);
       child.kill("SIGTERM");
@@ -79,6 +83,19 @@ export async function startApiServer(env: Record<string, string>): Promise<Runni
       if (child.exitCode === null) child.kill("SIGTERM");
     },
   };
+}
+
+/** The processes a process started (Linux /proc; elsewhere none are found). */
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8")
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
+  }
 }
 
 async function waitForListening(child: ChildProcess, output: () => string, exited: Promise<number | null>) {

@@ -90,10 +90,10 @@ async function measureApi(setup: ApiSetup): Promise<[HttpLoadResult, CpuReport |
   const server = await startApiServer(setup.env);
   if (measuring.current) measuring.current.server = server;
   try {
-    if (cpus && setup.engineNode) pin(server.pid, cpus.others);
+    if (cpus && setup.engineNode) for (const pid of server.pids) pin(pid, cpus.others);
     const checks = await checkEveryQuery(server.baseUrl, setup.apiKey);
     const meter = new CpuMeter({
-      serverPid: server.pid,
+      serverPids: server.pids,
       enginePid: setup.engineNode?.pid,
       database: setup.postgresDatabase,
     });

@@ -63,14 +63,15 @@ function machineBusyMs(): number {
   return (user! + nice! + system! + steal!) * TICK_MS;
 }
 
-/** Measures one window; `serverPid`, `enginePid` and `database` are left out where there is no such thing. */
+/** Measures one window; `serverPids`, `enginePid` and `database` are left out where there is no such thing. */
 export class CpuMeter {
   private first: Snapshot | undefined;
   private last: Snapshot | undefined;
 
   constructor(
     private readonly watched: {
-      serverPid?: number | undefined;
+      /** The server's processes: the front and the API process under `npm start`. */
+      serverPids?: readonly number[] | undefined;
       enginePid?: number | undefined;
       database?: string | undefined;
     },
@@ -82,7 +83,7 @@ export class CpuMeter {
     return {
       at: performance.now(),
       benchProcess: (self.user + self.system) / 1000,
-      server: this.watched.serverPid ? processCpuMs(this.watched.serverPid) : 0,
+      server: (this.watched.serverPids ?? []).reduce((sum, pid) => sum + processCpuMs(pid), 0),
       openSearch: this.watched.enginePid ? processCpuMs(this.watched.enginePid) : 0,
       postgres: this.watched.database ? postgresCpuMs(this.watched.database) : 0,
       machineBusy: machineBusyMs(),

@@ -1,18 +1,18 @@
+import { type ChildProcess, fork } from "node:child_process";
 import http from "node:http";
 import { type LoadSummary, summariseLatencies } from "./latency.ts";
 
 /**
- * GET /healthz as a supervisor sends it: one probe at a time, each on a new connection (a liveness
- * probe does not keep one open), `intervalMs` apart. A MeasuredWindow: runHttpLoad starts it when
- * its measured window opens and stops it when it closes, so that it samples /healthz exactly while
- * the searches run. Probes run in this process, beside the load generator; on a load of slow
- * searches that process is nearly idle, and the probe's own cost is in the idle figure too.
+ * GET /healthz as a supervisor sends it: from a process of its own, one probe at a time, each on a
+ * new connection (a liveness probe does not keep one open), `intervalMs` apart. A MeasuredWindow:
+ * runHttpLoad starts it when its measured window opens and stops it when it closes, so that it
+ * samples /healthz exactly while the searches run. The probes run in a child process
+ * (`health-probe-process.ts`), not beside the load generator, whose event loop is busy with 32
+ * connections' answers: a probe there would measure that loop as much as the server.
  */
 export class HealthProbe {
-  private readonly latenciesMs: number[] = [];
-  private readonly failures: string[] = [];
-  private running: Promise<void> | undefined;
-  private stopped = false;
+  private child: ChildProcess | undefined;
+  private result: Promise<ProbeResult> | undefined;
   private startedAt = 0;
   private seconds = 0;
 
@@ -23,21 +23,34 @@ export class HealthProbe {
 
   begin(): void {
     this.startedAt = performance.now();
-    this.running = this.loop();
+    const child = fork(
+      new URL("./health-probe-process.ts", import.meta.url),
+      [this.baseUrl, String(this.intervalMs)],
+      {
+        execArgv: process.execArgv,
+        serialization: "advanced",
+      },
+    );
+    this.child = child;
+    this.result = new Promise((resolve, reject) => {
+      child.once("message", (message: ProbeResult) => resolve(message));
+      child.once("exit", (code) => reject(new Error(`the health probe process exited with code ${code}`)));
+    });
   }
 
   end(): void {
-    this.stopped = true;
     this.seconds = (performance.now() - this.startedAt) / 1000;
+    this.child?.send("stop");
   }
 
   /** After `end()`: waits for the probe in flight, then summarises; failed probes are counted apart. */
   async summary(): Promise<LoadSummary & { failed: number; failures: string[] }> {
-    await this.running;
+    if (!this.result) throw new Error("the probe was not started");
+    const { latenciesMs, failures } = await this.result;
     return {
-      ...summariseLatencies(this.latenciesMs, this.seconds),
-      failed: this.failures.length,
-      failures: [...new Set(this.failures)],
+      ...summariseLatencies(latenciesMs, this.seconds),
+      failed: failures.length,
+      failures: [...new Set(failures)],
     };
   }
 
@@ -49,20 +62,28 @@ export class HealthProbe {
     probe.end();
     return probe.summary();
   }
+}
 
-  private async loop(): Promise<void> {
-    const url = new URL("/healthz", this.baseUrl);
-    while (!this.stopped) {
-      const started = performance.now();
-      try {
-        await probeOnce(url);
-        this.latenciesMs.push(performance.now() - started);
-      } catch (error) {
-        this.failures.push(error instanceof Error ? error.message : String(error));
-      }
-      await new Promise((resolve) => setTimeout(resolve, this.intervalMs));
+/** What the probe process sends back when told to stop. */
+export interface ProbeResult {
+  latenciesMs: number[];
+  failures: string[];
+}
+
+/** Probes until `stopped()` says so; the probe in flight when it does is completed and counted. */
+export async function probeLoop(url: URL, intervalMs: number, stopped: () => boolean): Promise<ProbeResult> {
+  const result: ProbeResult = { latenciesMs: [], failures: [] };
+  while (!stopped()) {
+    const started = performance.now();
+    try {
+      await probeOnce(url);
+      result.latenciesMs.push(performance.now() - started);
+    } catch (error) {
+      result.failures.push(error instanceof Error ? error.message : String(error));
     }
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
+  return result;
 }
 
 /** One GET on a connection of its own, the answer read whole; anything but 200 fails. */

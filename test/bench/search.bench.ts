@@ -126,7 +126,7 @@ async function measureApi(setup: ApiSetup, totals: Map<QueryKind, number[]>) {
   console.log(`  search: ${await rankingOnceBuilt(server.baseUrl)}`);
   let measured = false;
   const watched = {
-    serverPid: server.pid,
+    serverPids: server.pids,
     enginePid: setup.engineNode?.pid,
     database: setup.postgresDatabase,
   };
@@ -171,7 +171,7 @@ async function measureApi(setup: ApiSetup, totals: Map<QueryKind, number[]>) {
     let health: HealthFigures | undefined;
     if (setup.kind === "embedded") health = await measureHealth(server, setup, watched);
     measured = true;
-    return { api, health, memory: serverMemory(server.pid) };
+    return { api, health, memory: serverMemory(server.pids) };
   } finally {
     if (measuring.current) measuring.current.server = undefined;
     // A server that fails to stop after a failed measurement must not hide that failure.
@@ -183,14 +183,19 @@ async function measureApi(setup: ApiSetup, totals: Map<QueryKind, number[]>) {
 }
 
 /**
- * The API server's memory at the end of its cells (Linux /proc): resident now and at its peak. On
- * the embedded set-up it holds PGlite and the in-memory copy of the search model.
+ * The API server's memory at the end of its cells (Linux /proc): resident now and at its peak,
+ * summed over its processes (the front and the API process). On the embedded set-up the API
+ * process holds PGlite and the in-memory copy of the search model.
  */
-function serverMemory(pid: number): ServerMemory | undefined {
+function serverMemory(pids: readonly number[]): ServerMemory | undefined {
   try {
-    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const statuses = pids.map((pid) => readFileSync(`/proc/${pid}/status`, "utf8"));
     const kb = (field: string) =>
-      Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? Number.NaN);
+      statuses.reduce(
+        (sum, status) =>
+          sum + Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? Number.NaN),
+        0,
+      );
     return { residentMb: kb("VmRSS") / 1024, peakMb: kb("VmHWM") / 1024 };
   } catch {
     return undefined;
