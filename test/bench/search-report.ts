@@ -46,7 +46,7 @@ export interface SetupFigures {
   rawLabel: string;
   byKind: Record<QueryKind, KindFigures>;
   health: HealthFigures | undefined;
-  /** The API server process's memory after its cells (undefined where /proc cannot be read). */
+  /** The API server's memory after its cells, its two processes summed (undefined where /proc cannot be read). */
   memory?: ServerMemory | undefined;
 }
 
@@ -215,7 +215,7 @@ export function formatReport(setups: SetupFigures[], reference: ReferenceTiming 
   const parts: string[] = [];
   for (const setup of setups) {
     const memory = setup.memory
-      ? ` API server process: ${setup.memory.residentMb.toFixed(0)} MB resident after its cells, ${setup.memory.peakMb.toFixed(0)} MB at its peak.`
+      ? ` API server (front and API process): ${setup.memory.residentMb.toFixed(0)} MB resident after its cells, ${setup.memory.peakMb.toFixed(0)} MB at their peaks.`
       : "";
     parts.push(`**${setup.label}** (raw = ${setup.rawLabel}):${memory}`, formatSetupTable(setup));
   }
