@@ -99,7 +99,10 @@ const PROVISION_OF = (id: string) => `SELECT * FROM provisions WHERE id = ${id} 
  * Each provision's score per term: the best of the term's alternatives. A word's postings are
  * scored as they are read. A phrase is scored as its rarest word (frequencies and weight: the
  * phrase is at most as frequent, and at least as rare), on the provisions holding every one of
- * its words and, checked on the provision's vector, the phrase itself.
+ * its words and, checked on the provision's vector, the phrase itself. A phrase with a word the
+ * corpus never holds matches nothing and is not looked for: "L1237-11" is 'l1237' and '-11', and
+ * the texts write "L. 1237-11", so without this every provision holding "-11" was checked, for
+ * every such number in the query (bench:search's long query of article numbers, 66 ms).
  */
 const TERM_SCORES = `word_scores AS (
     SELECT s.provision_id, w.term, w.idf * ${BM25} AS score
@@ -113,6 +116,7 @@ const TERM_SCORES = `word_scores AS (
          CROSS JOIN LATERAL (${POSTINGS_OF("r.lexeme")}) AS s
          JOIN provisions p ON p.id = s.provision_id
     WHERE a.size > 1
+      AND a.size = (SELECT count(*) FROM lexemes w WHERE w.term = a.term AND w.n = a.n)
       AND NOT EXISTS (SELECT 1 FROM unnest(a.lexemes) AS x(lexeme)
                       WHERE NOT EXISTS (SELECT 1 FROM search_postings o
                                         WHERE o.lexeme = x.lexeme AND o.provision_id = s.provision_id))
