@@ -6,6 +6,7 @@ import { answerResponseSchema } from "../presenters/answer.ts";
 import { coverageResponseSchema, domainsResponseSchema } from "../presenters/catalogue.ts";
 import { changesFeedResponseSchema, changesResponseSchema } from "../presenters/changes.ts";
 import { documentResponseSchema } from "../presenters/document.ts";
+import { aliveSchema, readinessSchema, unresponsiveSchema } from "../presenters/health.ts";
 import { ingestRunResponseSchema, ingestRunsResponseSchema } from "../presenters/ingest-run.ts";
 import { provisionResponseSchema } from "../presenters/provision.ts";
 import { diffResponseSchema, versionsResponseSchema } from "../presenters/provision-history.ts";
@@ -153,19 +154,6 @@ const provisionIdParam = z.object({
 const notFound = {
   "404": errorResponse("No published provision or document with that id (it may not be loaded yet)."),
 };
-
-const readinessSchema = z.object({
-  status: z.enum(["ready", "degraded", "unavailable"]),
-  checks: z.object({
-    api: z.string().meta({
-      description:
-        "`ok` while the API process reports every second; `unresponsive: no readiness report for N s` when it has not reported for three seconds (the other checks are then `unknown`).",
-    }),
-    store: z.string(),
-    search: z.string(),
-    rate_limits: z.string(),
-  }),
-});
 
 const mcpOperation = operation(
   "mcp",
@@ -368,15 +356,11 @@ export function buildOpenApiDocument(serverUrl = "/") {
           responses: {
             "200": {
               description: "Alive",
-              content: { "application/json": { schema: z.object({ status: z.literal("ok") }) } },
+              content: { "application/json": { schema: aliveSchema } },
             },
             "503": {
               description: "The API process has stopped answering",
-              content: {
-                "application/json": {
-                  schema: z.object({ status: z.literal("unresponsive"), detail: z.string() }),
-                },
-              },
+              content: { "application/json": { schema: unresponsiveSchema } },
             },
             "405": standardErrors["405"],
           },

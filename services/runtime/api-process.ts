@@ -3,7 +3,7 @@ import type { Socket } from "node:net";
 import { progressReporter } from "../../cli/progress.ts";
 import { createApp, InFlight } from "../api/app.ts";
 import { answerClientErrors } from "../api/client-errors.ts";
-import { type Readiness, readiness } from "../api/routes/health/readiness.ts";
+import { readiness } from "../api/routes/health/readiness.ts";
 import { startupHint } from "../api/startup-hint.ts";
 import { config } from "../core/config.ts";
 import { logger } from "../core/logger.ts";
@@ -128,7 +128,7 @@ function reportTo(report: (message: ApiMessage) => void, ctx: AppContext) {
   let checking: Promise<void> | undefined;
   const check = () => {
     checking ??= readiness(ctx)
-      .then((state: Readiness) => report({ type: "readiness", readiness: state }))
+      .then((state) => report({ type: "readiness", readiness: state }))
       .catch((error: unknown) => ctx.logger.warn({ err: error }, "readiness check failed"))
       .finally(() => {
         checking = undefined;

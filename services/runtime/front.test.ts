@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Readiness } from "../api/routes/health/readiness.ts";
+import type { Readiness } from "../presenters/health.ts";
 import { ApiState, routeOf } from "./front.ts";
 
 const bytes = (text: string) => Buffer.from(text, "latin1");

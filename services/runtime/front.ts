@@ -3,7 +3,7 @@ import http from "node:http";
 import net from "node:net";
 import type { Logger } from "pino";
 import { contextHeaders } from "../api/middleware/request-context.ts";
-import type { Readiness } from "../api/routes/health/readiness.ts";
+import type { Liveness, Readiness } from "../presenters/health.ts";
 
 /**
  * The front of `npm start` (issue 17: "/healthz and /readyz never wait on a search").
@@ -78,10 +78,7 @@ export class ApiState {
   }
 
   /** GET /healthz: alive while the API process reports; 503 once it has been silent `stallMs`. */
-  liveness(now = Date.now()): {
-    httpStatus: 200 | 503;
-    body: { status: "ok" } | { status: "unresponsive"; detail: string };
-  } {
+  liveness(now = Date.now()): Liveness {
     const silentMs = this.lastReportAt === undefined ? Number.POSITIVE_INFINITY : now - this.lastReportAt;
     if (silentMs < this.stallMs) return { httpStatus: 200, body: { status: "ok" } };
     return {

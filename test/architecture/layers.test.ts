@@ -51,7 +51,20 @@ const RULES: Record<string, Rule> = {
     types: ["runtime", "search"],
   },
   runtime: {
-    imports: ["core", "store", "access", "search", "corpus", "answer", "jobs", "ingest", "api", "mcp", "cli"],
+    imports: [
+      "core",
+      "store",
+      "access",
+      "search",
+      "corpus",
+      "answer",
+      "jobs",
+      "ingest",
+      "api",
+      "mcp",
+      "presenters",
+      "cli",
+    ],
   },
   cli: { imports: ["core", "store", "access", "search", "jobs", "ingest"] },
 };

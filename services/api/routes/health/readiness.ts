@@ -1,15 +1,7 @@
 import { within } from "../../../core/within.ts";
+import type { Readiness } from "../../../presenters/health.ts";
 import type { AppContext } from "../../../runtime/context.ts";
 import { READINESS_LIMITS, type StoreReadiness, storeReadiness } from "../../../store/readiness.ts";
-
-/** What GET /readyz answers: its HTTP status and body (the OpenAPI document's `Readiness`). */
-export interface Readiness {
-  httpStatus: 200 | 503;
-  body: {
-    status: "ready" | "degraded" | "unavailable";
-    checks: { api: string; store: string; search: string; rate_limits: string };
-  };
-}
 
 /**
  * Whether this process can serve. Fails (503) only when the store cannot answer; a busy store, a
