@@ -1,8 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { repoRoot } from "../../services/core/config.ts";
-import { freePort } from "../helpers/processes.ts";
+import { childrenOf, freePort } from "../helpers/processes.ts";
 import type { Cleanups } from "./index-setup.ts";
 
 /**
@@ -83,19 +82,6 @@ export async function startApiServer(env: Record<string, string>): Promise<Runni
       if (child.exitCode === null) child.kill("SIGTERM");
     },
   };
-}
-
-/** The processes a process started (Linux /proc; elsewhere none are found). */
-function childrenOf(pid: number): number[] {
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8")
-      .trim()
-      .split(/\s+/)
-      .filter(Boolean)
-      .map(Number);
-  } catch {
-    return [];
-  }
 }
 
 async function waitForListening(child: ChildProcess, output: () => string, exited: Promise<number | null>) {

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../services/core/config.ts";
 import { launchChromium, screenshot } from "../helpers/browser.ts";
 import { runCli } from "../helpers/cli.ts";
-import { freePort } from "../helpers/processes.ts";
+import { childrenOf, freePort } from "../helpers/processes.ts";
 
 /**
  * `npm start` as a person runs it: embedded defaults, first start loads the bundled codes, then
@@ -265,10 +265,8 @@ describe("the embedded server, started as `npm start` starts it", () => {
     const exited = new Promise((resolve) => server.once("exit", resolve));
     // The API process holds the store (the front, server.pid, only routes connections): killed as
     // the OOM killer would, it leaves the lock behind, and the front ends with it.
-    const [apiPid] = readFileSync(`/proc/${server.pid}/task/${server.pid}/children`, "utf8")
-      .trim()
-      .split(/\s+/);
-    process.kill(Number(apiPid), "SIGKILL");
+    const [apiPid] = childrenOf(server.pid!);
+    process.kill(apiPid!, "SIGKILL");
     expect(await exited).toBe(1);
     const busy = await runCli(["stats"], env());
     expect(busy.code).toBe(2);

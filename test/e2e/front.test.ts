@@ -7,7 +7,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../services/core/config.ts";
 import { runCli } from "../helpers/cli.ts";
-import { freePort } from "../helpers/processes.ts";
+import { childrenOf, freePort } from "../helpers/processes.ts";
 
 /**
  * The front of `npm start` (services/runtime/front.ts): it owns the port, answers health probes
@@ -42,11 +42,9 @@ describe("the front: probes answered apart from the API, every other connection 
     for (let i = 0; i < 600 && !output.includes("listening on"); i++)
       await new Promise((r) => setTimeout(r, 100));
     expect(output).toContain("listening on");
-    const children = readFileSync(`/proc/${server.pid}/task/${server.pid}/children`, "utf8")
-      .trim()
-      .split(/\s+/);
+    const children = childrenOf(server.pid!);
     expect(children).toHaveLength(1);
-    apiPid = Number(children[0]);
+    apiPid = children[0]!;
   };
 
   beforeAll(async () => {

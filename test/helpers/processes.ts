@@ -78,3 +78,16 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
     child.kill("SIGKILL");
   });
 }
+
+export /** The processes a process started (Linux /proc; elsewhere none are found). */
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8")
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
