@@ -200,6 +200,34 @@ describe("MemoryIndex", () => {
     expect(new Set([...first.hits, ...second.hits].map((h) => h.id)).size).toBe(110);
   });
 
+  it("keeps the best of many matches for the second stage, ties by public id, in any order", () => {
+    // Scores in five levels (one to five occurrences), forty provisions at each, shuffled.
+    const many = Array.from({ length: 200 }, (_, i) =>
+      provision(
+        Array.from({ length: (i * 7) % 5 }, (_, k) => `'mot':${k + 2}C`)
+          .concat("'mot':1C", "'autre':9C")
+          .join(" "),
+      ),
+    );
+    const builder = new MemoryIndexBuilder();
+    for (const p of many) builder.add(p);
+    const wide = builder.finish("1", { ...NO_PRIORS, rescoreWindow: 1_000 });
+    const narrow = wide.withRanking({ ...NO_PRIORS, rescoreWindow: 7 });
+    const all = wide.search(query([["mot"]], { limit: 200 }));
+    // The whole ranking, checked by hand: by score, then public id in byte order ("code/L10" < "code/L9").
+    const publicId = new Map(many.map((p) => [p.id, p.publicId]));
+    const expected = [...all.hits].sort(
+      (x, y) => y.score - x.score || (publicId.get(x.id)! < publicId.get(y.id)! ? -1 : 1),
+    );
+    expect(all.hits).toEqual(expected);
+    expect(new Set(all.hits.map((h) => h.score)).size).toBe(5);
+    // A window of 7 keeps the same first 7, and a page of 3 deeper in it; total counts every match.
+    expect(narrow.search(query([["mot"]], { limit: 7 })).hits).toEqual(all.hits.slice(0, 7));
+    const page = narrow.search(query([["mot"]], { limit: 3, offset: 40 }));
+    expect(page.hits).toEqual(all.hits.slice(40, 43));
+    expect(page.total).toBe(200);
+  });
+
   it("ranks with other constants over the same postings as a copy built with them", () => {
     const provisions = [
       provision("'essai':1B,3C 'period':2C", { citedBy: 5 }),

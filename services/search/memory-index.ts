@@ -2,7 +2,7 @@ import { DOMAINS } from "../core/domains.ts";
 import type { IndexedProvision } from "../store/search-snapshot.ts";
 import { OUT_OF_FORCE_WEIGHT } from "./engine.ts";
 import { MINIMUM_SHOULD_MATCH_PERCENT } from "./query-text.ts";
-import { NUMBER_BONUS, RANKING, type Ranking, reachWeight } from "./ranking.ts";
+import { AGREEMENT_KIND, NUMBER_BONUS, RANKING, type Ranking, reachWeight } from "./ranking.ts";
 import { parseTsvector, positionOf, type TsvectorEntry, WEIGHT, weightOf } from "./tsvector.ts";
 
 /**
@@ -46,6 +46,13 @@ export interface MemoryPage {
   /** Store ids and scores, best first. */
   hits: Array<{ id: number; score: number }>;
 }
+
+/** Per-provision flags (MemoryIndex.flags). */
+const FLAG = { repealed: 1, agreement: 2, unclassified: 4 } as const;
+
+/** "2024-01-31" as 20240131, comparable as the dates are; `open` for none. */
+const dayNumber = (day: string | null, open: number) =>
+  day === null ? open : Number.parseInt(day.slice(0, 4) + day.slice(5, 7) + day.slice(8, 10), 10);
 
 const DOMAIN_BIT = new Map<string, number>(DOMAINS.map((domain, i) => [domain, 1 << i]));
 const domainMask = (domains: readonly string[]) =>
@@ -149,6 +156,16 @@ export class MemoryIndex {
   private readonly averageGuides: number;
   private readonly publicIds: string[];
   private readonly domainMasks: Int32Array;
+  /**
+   * What the filters and preferences read, per provision, as numbers: a search over a common
+   * word reads them for tens of thousands of provisions. Days as yyyymmdd (0 and 99999999 when
+   * open); the document as an index into `documentIds`; FLAG bits.
+   */
+  private readonly fromDay: Int32Array;
+  private readonly toDay: Int32Array;
+  private readonly flags: Uint8Array;
+  private readonly documentOf: Int32Array;
+  private readonly documentIds = new Map<string, number>();
   private readonly byNumberKey = new Map<string, number[]>();
   private readonly bodyNorm: Float64Array;
   private readonly guidesNorm: Float64Array;
@@ -192,6 +209,23 @@ export class MemoryIndex {
     this.averageGuides = Math.max(guides / Math.max(withGuides, 1), 1);
     this.publicIds = provisions.map((p) => p.publicId);
     this.domainMasks = Int32Array.from(provisions, (p) => domainMask(p.domains));
+    this.fromDay = Int32Array.from(provisions, (p) => dayNumber(p.effectiveFrom, 0));
+    this.toDay = Int32Array.from(provisions, (p) => dayNumber(p.effectiveTo, 99_999_999));
+    this.flags = Uint8Array.from(
+      provisions,
+      (p) =>
+        (p.status === "repealed" ? FLAG.repealed : 0) |
+        (p.documentKind === AGREEMENT_KIND ? FLAG.agreement : 0) |
+        (p.domains.length === 0 ? FLAG.unclassified : 0),
+    );
+    this.documentOf = Int32Array.from(provisions, (p) => {
+      let index = this.documentIds.get(p.documentPublicId);
+      if (index === undefined) {
+        index = this.documentIds.size;
+        this.documentIds.set(p.documentPublicId, index);
+      }
+      return index;
+    });
     provisions.forEach((p, d) => {
       const list = this.byNumberKey.get(p.numberKey);
       if (list) list.push(d);
@@ -297,11 +331,11 @@ export class MemoryIndex {
           touched,
         );
       for (const word of query.feedback ?? []) this.scoreFeedback(word.lexeme, word.weight);
-      const candidates = this.candidates(query, touched, required);
-      const window = topByKey(
-        candidates,
+      const { total, window } = this.window(
+        query,
+        touched,
+        required,
         Math.max(this.ranking.rescoreWindow, query.limit + query.offset),
-        this.publicIds,
       );
       const pairs = this.pairs(alternatives, terms);
       const scored = window.map((c) => {
@@ -319,7 +353,7 @@ export class MemoryIndex {
       });
       scored.sort((x, y) => y.score - x.score || compare(this.publicIds[x.doc]!, this.publicIds[y.doc]!));
       return {
-        total: candidates.length,
+        total,
         hits: scored
           .slice(query.offset, query.offset + query.limit)
           .map((s) => ({ id: this.provisions[s.doc]!.id, score: s.score })),
@@ -440,37 +474,71 @@ export class MemoryIndex {
     }
   }
 
-  /** Provisions matching enough terms, or named by number, that pass the filters. */
-  private candidates(query: AnalysedQuery, touched: number[], required: number): Candidate[] {
+  /**
+   * The provisions matching enough terms, or named by number, that pass the filters: how many
+   * (the page's total), and the best `n` by first-stage key, ties by public id (postgres-engine.ts's
+   * `ranked`). The best are kept in a bounded heap as the matches are read, so a common word's tens
+   * of thousands of matches cost a comparison each, not an object and a sort.
+   */
+  private window(
+    query: AnalysedQuery,
+    touched: number[],
+    required: number,
+    n: number,
+  ): { total: number; window: Candidate[] } {
     const domains = query.domains ? domainMask(query.domains) : null;
-    const unclassified = new Set(query.unclassifiedDocuments);
-    const out: Candidate[] = [];
-    const consider = (doc: number, words: number) => {
-      const p = this.provisions[doc]!;
+    // Documents whose unclassified provisions pass a domain filter (title-classifier.ts).
+    const unclassified = new Set<number>();
+    for (const id of query.unclassifiedDocuments) {
+      const index = this.documentIds.get(id);
+      if (index !== undefined) unclassified.add(index);
+    }
+    // A document not loaded: no provision passes.
+    const document = query.document === null ? null : (this.documentIds.get(query.document) ?? -1);
+    const asOf = dayNumber(query.asOf, 0);
+    const agreementWeight = reachWeight(this.ranking, AGREEMENT_KIND, query.document !== null);
+    /** What the provision's words are multiplied by (in force, reach), or 0 if a filter drops it. */
+    const preferenceOf = (doc: number): number => {
+      const flags = this.flags[doc]!;
       if (
         domains !== null &&
         (this.domainMasks[doc]! & domains) === 0 &&
-        !(p.domains.length === 0 && unclassified.has(p.documentPublicId))
+        !((flags & FLAG.unclassified) !== 0 && unclassified.has(this.documentOf[doc]!))
       )
-        return;
-      if (query.document !== null && p.documentPublicId !== query.document) return;
-      const inForce =
-        p.status !== "repealed" &&
-        (p.effectiveFrom === null || p.effectiveFrom <= query.asOf) &&
-        (p.effectiveTo === null || p.effectiveTo > query.asOf);
-      if (query.inForce && !inForce) return;
-      const preference =
-        (inForce ? 1 : OUT_OF_FORCE_WEIGHT) *
-        reachWeight(this.ranking, p.documentKind, query.document !== null);
-      const bonus = query.numberKey !== null && p.numberKey === query.numberKey ? NUMBER_BONUS : 0;
-      out.push({ doc, words, preference, bonus, key: words * preference + bonus });
+        return 0;
+      if (document !== null && this.documentOf[doc] !== document) return 0;
+      const inForce = (flags & FLAG.repealed) === 0 && this.fromDay[doc]! <= asOf && this.toDay[doc]! > asOf;
+      if (query.inForce && !inForce) return 0;
+      return (inForce ? 1 : OUT_OF_FORCE_WEIGHT) * ((flags & FLAG.agreement) !== 0 ? agreementWeight : 1);
     };
+    const bonusOf = (doc: number) =>
+      query.numberKey !== null && this.provisions[doc]!.numberKey === query.numberKey ? NUMBER_BONUS : 0;
+    const best = new BoundedHeap(n, this.publicIds);
+    let total = 0;
     const matched = (doc: number) => this.count[doc]! > 0 && this.count[doc]! >= required;
-    for (const doc of touched) if (matched(doc)) consider(doc, this.sum[doc]!);
+    for (const doc of touched) {
+      if (!matched(doc)) continue;
+      const preference = preferenceOf(doc);
+      if (preference === 0) continue;
+      total += 1;
+      best.offer(doc, this.sum[doc]! * preference + bonusOf(doc));
+    }
     // Named by its number: a candidate whatever its words (score 0 if they do not match).
     const named = query.numberKey === null ? [] : (this.byNumberKey.get(query.numberKey) ?? []);
-    for (const doc of named) if (!matched(doc)) consider(doc, 0);
-    return out;
+    for (const doc of named) {
+      if (matched(doc)) continue;
+      const preference = preferenceOf(doc);
+      if (preference === 0) continue;
+      total += 1;
+      best.offer(doc, bonusOf(doc));
+    }
+    const window = best.sorted().map((doc): Candidate => {
+      const words = matched(doc) ? this.sum[doc]! : 0;
+      const preference = preferenceOf(doc);
+      const bonus = bonusOf(doc);
+      return { doc, words, preference, bonus, key: words * preference + bonus };
+    });
+    return { total, window };
   }
 
   /** Consecutive query words (each term's first alternative, if one word), weighted by their idf. */
@@ -541,15 +609,72 @@ function hasPosition(list: Uint16Array, position: number): boolean {
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
- * The best `n` by key, ties by public id (postgres-engine.ts's `ranked`): the n-th best key is
- * found on a numeric copy, then only the candidates at or above it are sorted.
+ * The best `capacity` provisions by key, ties by public id in byte order: a min-heap whose root is
+ * the worst kept, so a provision that does not beat it costs one comparison.
  */
-function topByKey(candidates: Candidate[], n: number, publicIds: string[]): Candidate[] {
-  let kept = candidates;
-  if (candidates.length > n) {
-    const keys = Float64Array.from(candidates, (c) => c.key).sort();
-    const threshold = keys[keys.length - n]!;
-    kept = candidates.filter((c) => c.key >= threshold);
+class BoundedHeap {
+  private readonly docs: Int32Array;
+  private readonly keys: Float64Array;
+  private size = 0;
+
+  constructor(
+    private readonly capacity: number,
+    private readonly publicIds: string[],
+  ) {
+    this.docs = new Int32Array(capacity);
+    this.keys = new Float64Array(capacity);
   }
-  return kept.sort((x, y) => y.key - x.key || compare(publicIds[x.doc]!, publicIds[y.doc]!)).slice(0, n);
+
+  /** Does (key a, provision docA) rank below (key b, provision docB)? */
+  private below(keyA: number, docA: number, keyB: number, docB: number): boolean {
+    return keyA < keyB || (keyA === keyB && compare(this.publicIds[docA]!, this.publicIds[docB]!) > 0);
+  }
+
+  offer(doc: number, key: number): void {
+    if (this.size < this.capacity) {
+      let at = this.size++;
+      while (at > 0) {
+        const parent = (at - 1) >> 1;
+        if (!this.below(key, doc, this.keys[parent]!, this.docs[parent]!)) break;
+        this.docs[at] = this.docs[parent]!;
+        this.keys[at] = this.keys[parent]!;
+        at = parent;
+      }
+      this.docs[at] = doc;
+      this.keys[at] = key;
+      return;
+    }
+    if (this.capacity === 0 || !this.below(this.keys[0]!, this.docs[0]!, key, doc)) return;
+    // Replaces the root (the worst kept) and sifts it down.
+    let at = 0;
+    for (;;) {
+      let child = 2 * at + 1;
+      if (child >= this.size) break;
+      const right = child + 1;
+      if (
+        right < this.size &&
+        this.below(this.keys[right]!, this.docs[right]!, this.keys[child]!, this.docs[child]!)
+      )
+        child = right;
+      if (!this.below(this.keys[child]!, this.docs[child]!, key, doc)) break;
+      this.docs[at] = this.docs[child]!;
+      this.keys[at] = this.keys[child]!;
+      at = child;
+    }
+    this.docs[at] = doc;
+    this.keys[at] = key;
+  }
+
+  /** The provisions kept, best first. */
+  sorted(): number[] {
+    const order = Array.from({ length: this.size }, (_, i) => i);
+    order.sort((x, y) =>
+      this.below(this.keys[y]!, this.docs[y]!, this.keys[x]!, this.docs[x]!)
+        ? -1
+        : this.below(this.keys[x]!, this.docs[x]!, this.keys[y]!, this.docs[y]!)
+          ? 1
+          : 0,
+    );
+    return order.map((i) => this.docs[i]!);
+  }
 }
