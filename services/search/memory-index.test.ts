@@ -83,6 +83,32 @@ describe("MemoryIndex", () => {
     expect(page.hits[1]!.score).toBeCloseTo(idf * bm25(1, 4), 12);
   });
 
+  it("takes a word's rarity per field: the larger of text and headings, and the guides' own", () => {
+    const builder = new MemoryIndexBuilder();
+    // « patron »: in the guides of one of the two guided provisions, in the text of three others.
+    const guided = provision("'essai':1C 'patron':5D 'remerci':6D");
+    const otherGuided = provision("'essai':1C 'salari':4D");
+    const texts = [1, 2, 3].map(() => provision("'patron':1C 'essai':2B"));
+    for (const p of [guided, otherGuided, ...texts]) builder.add(p);
+    const index = builder.finish("1", NO_PRIORS);
+    const score = new Map(index.search(query([["patron"]])).hits.map((h) => [h.id, h.score]));
+    const k1 = RANKING.k1;
+    const idf = (n: number, df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    // Guides: 2 provisions have them, 1 holds « patron »; lengths 2 and 1, average 1.5.
+    const guides = (tf: number, length: number) =>
+      (tf * (k1 + 1)) / (tf + k1 * (1 - RANKING.guidesB + (RANKING.guidesB * length) / 1.5));
+    expect(score.get(guided.id)).toBeCloseTo(RANKING.fields.guides * idf(2, 1) * guides(1, 2), 12);
+    // Text: 5 provisions, 3 hold it in their text, none in their headings. Body lengths: 1, 1, and
+    // 1 + 2×1 for each of the three.
+    const average = (1 + 1 + 3 * (1 + RANKING.fields.headings)) / 5;
+    const body = (tf: number, length: number) =>
+      (tf * (k1 + 1)) / (tf + k1 * (1 - RANKING.b + (RANKING.b * length) / average));
+    expect(score.get(texts[0]!.id)).toBeCloseTo(idf(5, 3) * body(1, 1 + RANKING.fields.headings), 12);
+    // « essai »: text for two, headings for three: the larger, 3 of 5.
+    const essai = new Map(index.search(query([["essai"]])).hits.map((h) => [h.id, h.score]));
+    expect(essai.get(guided.id)).toBeCloseTo(idf(5, 3) * body(1, 1), 12);
+  });
+
   it("requires all of two terms, half of more, one with matchAny", () => {
     const builder = new MemoryIndexBuilder();
     const both = provision("'conge':1C 'pai':2C");

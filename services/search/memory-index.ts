@@ -47,6 +47,9 @@ export interface MemoryPage {
   hits: Array<{ id: number; score: number }>;
 }
 
+/** Okapi BM25's idf of a word `df` of `n` documents hold. */
+const idf = (n: number, df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
+
 /** Per-provision flags (MemoryIndex.flags). */
 const FLAG = { repealed: 1, agreement: 2, unclassified: 4 } as const;
 
@@ -167,6 +170,11 @@ export class MemoryIndex {
   private readonly documentOf: Int32Array;
   private readonly documentIds = new Map<string, number>();
   private readonly byNumberKey = new Map<string, number[]>();
+  /** Per lexeme: provisions holding it in their headings or text (the larger), in their guides. */
+  private readonly bodyDf: Int32Array;
+  private readonly guidesDf: Int32Array;
+  /** Provisions that have guides (the guides field's document count). */
+  private readonly withGuides: number;
   private readonly bodyNorm: Float64Array;
   private readonly guidesNorm: Float64Array;
   // Scratch space for one search at a time (search() never awaits).
@@ -207,6 +215,21 @@ export class MemoryIndex {
     // As the `totals` CTE: averages of at least 1.
     this.averageLength = Math.max((W.text * text + W.headings * headings) / Math.max(n, 1), 1);
     this.averageGuides = Math.max(guides / Math.max(withGuides, 1), 1);
+    this.withGuides = withGuides;
+    this.bodyDf = new Int32Array(postings.length);
+    this.guidesDf = new Int32Array(postings.length);
+    postings.forEach((list, lexeme) => {
+      let text = 0;
+      let headings = 0;
+      let guides = 0;
+      for (let at = 0; at < list.length; at += 4) {
+        if (list[at + 1]! > 0) text += 1;
+        if (list[at + 2]! > 0) headings += 1;
+        if (list[at + 3]! > 0) guides += 1;
+      }
+      this.bodyDf[lexeme] = Math.max(text, headings);
+      this.guidesDf[lexeme] = guides;
+    });
     this.publicIds = provisions.map((p) => p.publicId);
     this.domainMasks = Int32Array.from(provisions, (p) => domainMask(p.domains));
     this.fromDay = Int32Array.from(provisions, (p) => dayNumber(p.effectiveFrom, 0));
@@ -266,19 +289,28 @@ export class MemoryIndex {
     return this.postings.reduce((total, list) => total + list.length / 4, 0);
   }
 
-  private idf(df: number): number {
-    return Math.log(1 + (this.size - df + 0.5) / (df + 0.5));
+  /**
+   * A lexeme's idf in the headings and text, as `combined_fields` takes it: its document frequency
+   * in whichever of the two fields holds it in more provisions, among all provisions.
+   */
+  private bodyIdf(lexeme: number): number {
+    return idf(this.size, this.bodyDf[lexeme]!);
+  }
+
+  /** Its idf in the guides field, the field's own: among the provisions that have guides. */
+  private guidesIdf(lexeme: number): number {
+    return idf(this.withGuides, this.guidesDf[lexeme]!);
   }
 
   /** BM25F of one posting, as postgres-engine.ts's BM25 expression, operation for operation. */
-  private bm25(list: Int32Array, at: number): number {
+  private bm25(list: Int32Array, at: number, bodyIdf: number, guidesIdf: number): number {
     const { k1, fields: W } = this.ranking;
     const doc = list[at]!;
     const tf = W.text * list[at + 1]! + W.headings * list[at + 2]!;
     const tfGuides = list[at + 3]!;
     return (
-      (tf * (k1 + 1)) / (tf + this.bodyNorm[doc]!) +
-      W.guides * ((tfGuides * (k1 + 1)) / (tfGuides + this.guidesNorm[doc]!))
+      bodyIdf * ((tf * (k1 + 1)) / (tf + this.bodyNorm[doc]!)) +
+      W.guides * guidesIdf * ((tfGuides * (k1 + 1)) / (tfGuides + this.guidesNorm[doc]!))
     );
   }
 
@@ -370,11 +402,13 @@ export class MemoryIndex {
   private scoreFeedback(lexeme: string, weight: number): void {
     const index = this.lexicon.get(lexeme);
     const list = index === undefined ? undefined : this.postings[index];
-    if (!list || list.length === 0) return;
-    const idf = this.idf(list.length / 4);
+    if (index === undefined || !list || list.length === 0) return;
+    const bodyIdf = this.bodyIdf(index);
+    const guidesIdf = this.guidesIdf(index);
     for (let at = 0; at < list.length; at += 4) {
       const doc = list[at]!;
-      if (this.count[doc]! > 0) this.sum[doc] = this.sum[doc]! + weight * idf * this.bm25(list, at);
+      if (this.count[doc]! > 0)
+        this.sum[doc] = this.sum[doc]! + weight * this.bm25(list, at, bodyIdf, guidesIdf);
     }
   }
 
@@ -445,26 +479,34 @@ export class MemoryIndex {
       if (alternative.vector.length === 1) {
         const list = known[0] === undefined ? undefined : this.postings[known[0]];
         if (!list || list.length === 0) continue;
-        const idf = this.idf(list.length / 4);
-        for (let at = 0; at < list.length; at += 4) offer(list[at]!, idf * this.bm25(list, at));
+        const bodyIdf = this.bodyIdf(known[0]!);
+        const guidesIdf = this.guidesIdf(known[0]!);
+        for (let at = 0; at < list.length; at += 4) offer(list[at]!, this.bm25(list, at, bodyIdf, guidesIdf));
         continue;
       }
       // A phrase: scored as its rarest word, on provisions with every word and the phrase itself.
       if (known.some((index) => index === undefined || this.postings[index]!.length === 0)) continue;
       const indexes = known as number[];
-      let rarest = indexes[0]!;
-      for (const index of indexes)
-        if (this.postings[index]!.length < this.postings[rarest]!.length) rarest = index;
+      // The rarest in any field; among as rare, the first in byte order (the SQL's ORDER BY).
+      let pick = 0;
+      for (let i = 1; i < indexes.length; i += 1) {
+        const df = this.postings[indexes[i]!]!.length;
+        const best = this.postings[indexes[pick]!]!.length;
+        if (df < best || (df === best && alternative.vector[i]!.lexeme < alternative.vector[pick]!.lexeme))
+          pick = i;
+      }
+      const rarest = indexes[pick]!;
       const phrase = phraseOf(alternative.vector, indexes);
       const list = this.postings[rarest]!;
-      const idf = this.idf(list.length / 4);
+      const bodyIdf = this.bodyIdf(rarest);
+      const guidesIdf = this.guidesIdf(rarest);
       for (let at = 0; at < list.length; at += 4) {
         const doc = list[at]!;
         if (
           indexes.every((index) => index === rarest || this.hasPosting(doc, index)) &&
           this.holdsPhrase(doc, phrase)
         )
-          offer(doc, idf * this.bm25(list, at));
+          offer(doc, this.bm25(list, at, bodyIdf, guidesIdf));
       }
     }
     for (const doc of termDocs) {
@@ -550,7 +592,7 @@ export class MemoryIndex {
       const lexeme = this.lexicon.get(alternative.vector[0]!.lexeme);
       const list = lexeme === undefined ? undefined : this.postings[lexeme];
       if (lexeme === undefined || !list || list.length === 0) continue;
-      first.set(term, { lexeme, idf: this.idf(list.length / 4) });
+      first.set(term, { lexeme, idf: this.bodyIdf(lexeme) });
     }
     const pairs: Array<{ x: number; y: number; weight: number }> = [];
     for (const [term, x] of first) {

@@ -42,8 +42,12 @@ interface Row {
  * which a word of the headings counts RANKING.fields.headings times; its frequency there is
  * normalised by that field's length, then saturated once. The guides (document expansion) are a
  * field of their own, with their own length normalisation (RANKING.guidesB), so a provision many
- * guides cite does not look long to the words of its text, nor less about each guide's topic. Term statistics come from the tables migration 009 keeps at
- * ingest (search_postings, search_lexemes, search_totals): nothing is counted per query.
+ * guides cite does not look long to the words of its text, nor less about each guide's topic.
+ * Each field takes a word's rarity from its own statistics, as the index engines do (migration
+ * 017): in the headings and text, the larger of its document frequencies in the two, among all
+ * provisions (combined_fields); in the guides, its document frequency there, among the provisions
+ * that have guides. Term statistics come from the tables migrations 009 and 017 keep at ingest
+ * (search_postings, search_lexemes, search_totals): nothing is counted per query.
  */
 const { fields: W, k1, b } = RANKING;
 const saturated = (tf: string, length: string, average: string, lengthWeight = b) =>
@@ -52,8 +56,12 @@ const combined = (of: string, field: "tf" | "length") =>
   field === "tf"
     ? `(${W.text}::float8 * ${of}tf_text + ${W.headings}::float8 * ${of}tf_headings)`
     : `(${W.text}::float8 * ${of}text_length + ${W.headings}::float8 * ${of}headings_length)`;
-const BM25 = `(${saturated(combined("s.", "tf"), combined("s.", "length"), "t.average_length")}
-  + ${W.guides}::float8 * ${saturated("s.tf_guides", "s.guides_length", "t.average_guides", RANKING.guidesB)})`;
+const BM25 = (bodyIdf: string, guidesIdf: string) =>
+  `(${bodyIdf} * ${saturated(combined("s.", "tf"), combined("s.", "length"), "t.average_length")}
+  + ${W.guides}::float8 * ${guidesIdf} * ${saturated("s.tf_guides", "s.guides_length", "t.average_guides", RANKING.guidesB)})`;
+
+/** Okapi BM25's idf of a word `df` of `n` documents hold. */
+const IDF = (n: string, df: string) => `ln(1 + (${n} - ${df} + 0.5::float8) / (${df} + 0.5::float8))`;
 
 /**
  * The query's terms (services/search/query-text.ts): $1 every alternative of every term (a word,
@@ -67,13 +75,14 @@ const TERMS = `alternatives AS (
          LATERAL (SELECT tsvector_to_array(to_tsvector('french_unaccent', a.alternative)) AS lexemes) AS l
     WHERE cardinality(l.lexemes) > 0),
   totals AS (
-    SELECT provisions::float8 AS n,
+    SELECT provisions::float8 AS n, with_guides::float8 AS with_guides,
            greatest(${combined("", "length")} / greatest(provisions, 1), 1) AS average_length,
            greatest(guides_length::float8 / greatest(with_guides, 1), 1) AS average_guides
     FROM search_totals),
   lexemes AS (
-    SELECT a.term, a.n, a.size, x.lexeme,
-           ln(1 + (t.n - l.df + 0.5::float8) / (l.df + 0.5::float8)) AS idf
+    SELECT a.term, a.n, a.size, x.lexeme, l.df,
+           ${IDF("t.n", "greatest(l.df_text, l.df_headings)")} AS idf_body,
+           ${IDF("t.with_guides", "l.df_guides")} AS idf_guides
     FROM alternatives a CROSS JOIN totals t, unnest(a.lexemes) AS x(lexeme)
          JOIN search_lexemes l ON l.lexeme = x.lexeme AND l.df > 0),
   required AS (
@@ -105,14 +114,14 @@ const PROVISION_OF = (id: string) => `SELECT * FROM provisions WHERE id = ${id} 
  * every such number in the query (bench:search's long query of article numbers, 66 ms).
  */
 const TERM_SCORES = `word_scores AS (
-    SELECT s.provision_id, w.term, w.idf * ${BM25} AS score
+    SELECT s.provision_id, w.term, ${BM25("w.idf_body", "w.idf_guides")} AS score
     FROM lexemes w CROSS JOIN totals t CROSS JOIN LATERAL (${POSTINGS_OF("w.lexeme")}) AS s
     WHERE w.size = 1),
   phrase_scores AS (
-    SELECT s.provision_id, a.term, r.idf * ${BM25} AS score
+    SELECT s.provision_id, a.term, ${BM25("r.idf_body", "r.idf_guides")} AS score
     FROM alternatives a CROSS JOIN totals t
-         CROSS JOIN LATERAL (SELECT w.lexeme, w.idf FROM lexemes w WHERE w.term = a.term AND w.n = a.n
-                             ORDER BY w.idf DESC LIMIT 1) AS r
+         CROSS JOIN LATERAL (SELECT w.lexeme, w.idf_body, w.idf_guides FROM lexemes w
+                             WHERE w.term = a.term AND w.n = a.n ORDER BY w.df, w.lexeme COLLATE "C" LIMIT 1) AS r
          CROSS JOIN LATERAL (${POSTINGS_OF("r.lexeme")}) AS s
          JOIN provisions p ON p.id = s.provision_id
     WHERE a.size > 1
@@ -142,7 +151,7 @@ const TERM_SCORES = `word_scores AS (
  * the first pass (or as far as the page asked), as the index engines rescore.
  */
 const PAIRS = `first_words AS (
-    SELECT w.term, w.idf, (quote_literal(w.lexeme) || ':BC')::tsquery AS query
+    SELECT w.term, w.idf_body AS idf, (quote_literal(w.lexeme) || ':BC')::tsquery AS query
     FROM lexemes w
     WHERE w.size = 1 AND w.n = (SELECT min(a.n) FROM alternatives a WHERE a.term = w.term)),
   pairs AS (

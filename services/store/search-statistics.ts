@@ -10,7 +10,7 @@ export interface SearchStatisticsDrift {
   missingPostings: number;
   /** Postings that exist and should not. */
   extraPostings: number;
-  /** Lexemes whose document frequency is wrong. */
+  /** Lexemes whose document frequency (in any field, or in one of the three) is wrong. */
   wrongFrequencies: number;
   /** The totals row (provisions indexed, summed lengths) differs from a recount. */
   wrongTotals: boolean;
@@ -47,8 +47,12 @@ export async function searchStatisticsDrift(db: Queryable): Promise<SearchStatis
              WHERE v.present_in_source GROUP BY v.id) AS x)
      SELECT (SELECT count(*) FROM (SELECT * FROM expected EXCEPT SELECT * FROM stored) AS a)::int AS missing,
             (SELECT count(*) FROM (SELECT * FROM stored EXCEPT SELECT * FROM expected) AS a)::int AS extra,
-            (SELECT count(*) FROM (SELECT lexeme, count(*) AS df FROM expected GROUP BY lexeme) AS e
-               FULL JOIN (SELECT lexeme, df FROM search_lexemes WHERE df <> 0) AS l USING (lexeme)
+            (SELECT count(*) FROM (SELECT lexeme, (count(*), count(*) FILTER (WHERE tf_text > 0),
+                                                   count(*) FILTER (WHERE tf_headings > 0),
+                                                   count(*) FILTER (WHERE tf_guides > 0)) AS df
+                                   FROM expected GROUP BY lexeme) AS e
+               FULL JOIN (SELECT lexeme, (df::bigint, df_text::bigint, df_headings::bigint, df_guides::bigint) AS df
+                          FROM search_lexemes WHERE df <> 0) AS l USING (lexeme)
                WHERE e.df IS DISTINCT FROM l.df)::int AS frequencies,
             (SELECT (t.provisions, t.text_length, t.headings_length, t.guides_length, t.with_guides)
                     IS DISTINCT FROM (l.provisions, l.text_length, l.headings_length, l.guides_length, l.with_guides)

@@ -53,19 +53,26 @@ describe.each(STORE_KINDS)("search statistics on %s", (kind) => {
     writeFileSync(edited, JSON.stringify(canonical));
     const summary = await ingestCanonicalFile(store.db, config, edited);
     expect(summary.provisions).toMatchObject({ added: 1, changed: 1, absent: 1 });
-    const { rows } = await store.db.query<{ df: number }>(
-      "SELECT df FROM search_lexemes WHERE lexeme = 'zygomat'",
+    const { rows } = await store.db.query(
+      "SELECT df, df_text, df_headings, df_guides FROM search_lexemes WHERE lexeme = 'zygomat'",
     );
-    expect(rows[0]?.df).toBe(1);
+    expect(rows).toEqual([{ df: 1, df_text: 1, df_headings: 0, df_guides: 0 }]);
     expect(await searchStatisticsDrift(store.db)).toEqual(NONE);
   });
 
   it("follow a document deleted", async () => {
     await store.db.query("DELETE FROM documents WHERE source_id = 'JORFTEXT000032983213'");
-    const { rows } = await store.db.query<{ df: number }>(
-      "SELECT df FROM search_lexemes WHERE lexeme = 'zygomat'",
+    const { rows } = await store.db.query(
+      "SELECT df, df_text, df_headings, df_guides FROM search_lexemes WHERE lexeme = 'zygomat'",
     );
-    expect(rows[0]?.df).toBe(0);
+    expect(rows).toEqual([{ df: 0, df_text: 0, df_headings: 0, df_guides: 0 }]);
+    expect(await searchStatisticsDrift(store.db)).toEqual(NONE);
+  });
+
+  it("are found wrong when one field's frequency is", async () => {
+    await store.db.query("UPDATE search_lexemes SET df_headings = df_headings + 1 WHERE lexeme = 'essai'");
+    expect(await searchStatisticsDrift(store.db)).toEqual({ ...NONE, wrongFrequencies: 1 });
+    await store.db.query("UPDATE search_lexemes SET df_headings = df_headings - 1 WHERE lexeme = 'essai'");
     expect(await searchStatisticsDrift(store.db)).toEqual(NONE);
   });
 
