@@ -150,7 +150,6 @@ interface Candidate {
   words: number;
   preference: number;
   bonus: number;
-  key: number;
 }
 
 export class MemoryIndex {
@@ -574,12 +573,14 @@ export class MemoryIndex {
       total += 1;
       best.offer(doc, bonusOf(doc));
     }
-    const window = best.sorted().map((doc): Candidate => {
-      const words = matched(doc) ? this.sum[doc]! : 0;
-      const preference = preferenceOf(doc);
-      const bonus = bonusOf(doc);
-      return { doc, words, preference, bonus, key: words * preference + bonus };
-    });
+    const window = best.sorted().map(
+      (doc): Candidate => ({
+        doc,
+        words: matched(doc) ? this.sum[doc]! : 0,
+        preference: preferenceOf(doc),
+        bonus: bonusOf(doc),
+      }),
+    );
     return { total, window };
   }
 
