@@ -2,7 +2,7 @@ import { articleNumberKey } from "./citations.ts";
 import { OUT_OF_FORCE_WEIGHT, type SearchHit, type SearchQuery, type SearchResult } from "./engine.ts";
 import type { ProvisionIndexDocument } from "./index-document.ts";
 import { MINIMUM_SHOULD_MATCH, queryTerms } from "./query-text.ts";
-import { AGREEMENT_KIND, NUMBER_BONUS, RANKING } from "./ranking.ts";
+import { AGREEMENT_KIND, NUMBER_BONUS, PAIR_SLOP, RANKING } from "./ranking.ts";
 import { buildSnippet } from "./snippets.ts";
 import type { Synonyms } from "./synonyms.ts";
 
@@ -221,7 +221,7 @@ function rescorers(query: SearchQuery, words: string[]): object[] {
       query: `${words[i]} ${word}`,
       fields: ["text", "section_path"],
       type: "phrase",
-      slop: 3,
+      slop: PAIR_SLOP,
       zero_terms_query: "none",
     },
   }));

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { IndexedProvision } from "../store/search-snapshot.ts";
-import { type AnalysedQuery, MemoryIndexBuilder } from "./memory-index.ts";
+import { type AnalysedQuery, MemoryIndexBuilder, sloppyFrequency } from "./memory-index.ts";
 import { NUMBER_BONUS, RANKING } from "./ranking.ts";
-import { parseTsvector } from "./tsvector.ts";
+import { parseTsvector, WEIGHT } from "./tsvector.ts";
 
 describe("parseTsvector", () => {
   it("reads lexemes, positions and weights as Postgres prints them", () => {
@@ -150,6 +150,65 @@ describe("MemoryIndex", () => {
     const byId = new Map(page.hits.map((h) => [h.id, h.score]));
     expect(byId.get(close.id)).toBeCloseTo(words + 2 * idf, 12);
     expect(byId.get(far.id)).toBeCloseTo(words * (1 + 0.1 * Math.log(4)), 12);
+  });
+
+  it("scores a pair as a phrase with slop 3 in its better field: frequency, distance, length", () => {
+    // The same pair, adjacent: once in a long text, once in short headings.
+    const filler = Array.from({ length: 20 }, (_, i) => `'f${i}':${i + 3}C`).join(" ");
+    const inText = provision(`'harcel':1C 'moral':2C ${filler}`);
+    const inHeadings = provision(`'harcel':1B 'moral':2B ${filler}`);
+    const twice = provision(`'harcel':1C,5C 'moral':2C,6C ${filler}`);
+    const apart = provision(`'harcel':1C 'moral':3C ${filler}`);
+    const builder = new MemoryIndexBuilder();
+    for (const p of [inText, inHeadings, twice, apart]) builder.add(p);
+    const ranking = { ...NO_PRIORS, proximity: 1 };
+    const index = builder.finish("1", ranking);
+    const scores = new Map(index.search(query([["harcel"], ["moral"]])).hits.map((h) => [h.id, h.score]));
+    const words = new Map(
+      builder
+        .finish("1", NO_PRIORS)
+        .search(query([["harcel"], ["moral"]]))
+        .hits.map((h) => [h.id, h.score]),
+    );
+    const pair = (id: number) => scores.get(id)! - words.get(id)!;
+    const { k1, b } = ranking;
+    // Every provision holds both words in the text but inHeadings, which holds them in its headings.
+    const n = 4;
+    const idf = (df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    const averageText = (22 + 20 + 24 + 22) / n;
+    const averageHeadings = Math.max(2 / n, 1); // as the totals: at least 1
+    const bm25 = (idfs: number, frequency: number, length: number, average: number) =>
+      ((k1 + 1) * idfs * frequency) / (frequency + k1 * (1 - b + (b * length) / average));
+    expect(pair(inText.id)).toBeCloseTo(bm25(2 * idf(3), 1, 22, averageText), 12);
+    expect(pair(inHeadings.id)).toBeCloseTo(bm25(2 * idf(1), 1, 2, averageHeadings), 12);
+    expect(pair(twice.id)).toBeCloseTo(bm25(2 * idf(3), 2, 24, averageText), 12);
+    expect(pair(apart.id)).toBeCloseTo(bm25(2 * idf(3), 0.5, 22, averageText), 12);
+  });
+
+  it("counts a pair's occurrences as Lucene's sloppy phrase does", () => {
+    const at = (...positions: number[]) => positions.map((p) => p * 4 + WEIGHT.C);
+    const frequency = (xs: number[], ys: number[]) => sloppyFrequency(at(...xs), at(...ys), WEIGHT.C);
+    expect(frequency([1], [2])).toBe(1); // x y
+    expect(frequency([1], [3])).toBe(1 / 2); // x · y
+    expect(frequency([1], [5])).toBe(1 / 4); // x · · · y
+    expect(frequency([1], [6])).toBe(0); // beyond the slop
+    expect(frequency([2], [1])).toBe(1 / 3); // y x
+    expect(frequency([3], [1])).toBe(1 / 4); // y · x
+    expect(frequency([4], [1])).toBe(0);
+    expect(frequency([1, 10], [2, 11])).toBe(2); // twice
+    expect(frequency([1, 2], [3])).toBe(1); // x x y: the nearer x only
+    expect(frequency([1], [2, 3])).toBe(1); // x y y: once
+    // One lexeme twice (two words of the query with one stem): each occurrence and the next.
+    const same = (...positions: number[]) =>
+      sloppyFrequency(at(...positions), at(...positions), WEIGHT.C, true);
+    expect(same(1, 2)).toBe(1);
+    expect(same(1, 5)).toBe(1 / 4);
+    expect(same(1, 6)).toBe(0);
+    expect(same(1, 2, 3)).toBe(2);
+    expect(same(1)).toBe(0);
+    // Another field's positions do not count, nor a pair split across fields.
+    expect(sloppyFrequency([1 * 4 + WEIGHT.B], at(2), WEIGHT.C)).toBe(0);
+    expect(sloppyFrequency([1 * 4 + WEIGHT.B], [2 * 4 + WEIGHT.B], WEIGHT.B)).toBe(1);
   });
 
   it("filters exactly: domains (with unclassified documents), document, in force on the day", () => {

@@ -2,7 +2,7 @@ import { DOMAINS } from "../core/domains.ts";
 import type { IndexedProvision } from "../store/search-snapshot.ts";
 import { OUT_OF_FORCE_WEIGHT } from "./engine.ts";
 import { MINIMUM_SHOULD_MATCH_PERCENT } from "./query-text.ts";
-import { AGREEMENT_KIND, NUMBER_BONUS, RANKING, type Ranking, reachWeight } from "./ranking.ts";
+import { AGREEMENT_KIND, NUMBER_BONUS, PAIR_SLOP, RANKING, type Ranking, reachWeight } from "./ranking.ts";
 import { parseTsvector, positionOf, type TsvectorEntry, WEIGHT, weightOf } from "./tsvector.ts";
 
 /**
@@ -176,6 +176,14 @@ export class MemoryIndex {
   private readonly withGuides: number;
   private readonly bodyNorm: Float64Array;
   private readonly guidesNorm: Float64Array;
+  /**
+   * The text and the headings as fields of their own, for proximity (pairScore): each lexeme's
+   * document frequency in each, and each provision's length normalisation in each.
+   */
+  private readonly textDf: Int32Array;
+  private readonly headingsDf: Int32Array;
+  private readonly textNorm: Float64Array;
+  private readonly headingsNorm: Float64Array;
   // Scratch space for one search at a time (search() never awaits).
   private readonly sum: Float64Array;
   private readonly count: Uint8Array;
@@ -217,6 +225,8 @@ export class MemoryIndex {
     this.withGuides = withGuides;
     this.bodyDf = new Int32Array(postings.length);
     this.guidesDf = new Int32Array(postings.length);
+    this.textDf = new Int32Array(postings.length);
+    this.headingsDf = new Int32Array(postings.length);
     postings.forEach((list, lexeme) => {
       let text = 0;
       let headings = 0;
@@ -228,6 +238,8 @@ export class MemoryIndex {
       }
       this.bodyDf[lexeme] = Math.max(text, headings);
       this.guidesDf[lexeme] = guides;
+      this.textDf[lexeme] = text;
+      this.headingsDf[lexeme] = headings;
     });
     this.publicIds = provisions.map((p) => p.publicId);
     this.domainMasks = Int32Array.from(provisions, (p) => domainMask(p.domains));
@@ -263,6 +275,17 @@ export class MemoryIndex {
     this.guidesNorm = Float64Array.from(
       { length: n },
       (_, d) => k1 * (1 - guidesB + (guidesB * lengths[3 * d + 2]!) / this.averageGuides),
+    );
+    // As the `totals` CTE: each field's average length, at least 1.
+    const averageText = Math.max(text / Math.max(n, 1), 1);
+    const averageHeadings = Math.max(headings / Math.max(n, 1), 1);
+    this.textNorm = Float64Array.from(
+      { length: n },
+      (_, d) => k1 * (1 - b + (b * lengths[3 * d]!) / averageText),
+    );
+    this.headingsNorm = Float64Array.from(
+      { length: n },
+      (_, d) => k1 * (1 - b + (b * lengths[3 * d + 1]!) / averageHeadings),
     );
     this.sum = new Float64Array(n);
     this.count = new Uint8Array(n);
@@ -372,7 +395,7 @@ export class MemoryIndex {
       const scored = window.map((c) => {
         const p = this.provisions[c.doc]!;
         let proximity = 0;
-        for (const pair of pairs) if (this.holdsPair(c.doc, pair.x, pair.y)) proximity += pair.weight;
+        for (const pair of pairs) proximity += this.pairScore(c.doc, pair);
         const prior =
           1 +
           this.ranking.authority * Math.log(1 + p.citedBy) +
@@ -584,44 +607,109 @@ export class MemoryIndex {
     return { total, window };
   }
 
-  /** Consecutive query words (each term's first alternative, if one word), weighted by their idf. */
-  private pairs(alternatives: AnalysedQuery["alternatives"], terms: number[]) {
-    const first = new Map<number, { lexeme: number; idf: number }>();
+  /**
+   * Consecutive query words (each term's first alternative, if one word), with each word's idf in
+   * the text and in the headings.
+   */
+  private pairs(alternatives: AnalysedQuery["alternatives"], terms: number[]): Pair[] {
+    const first = new Map<number, number>();
     for (const term of terms) {
       const alternative = alternatives.find((a) => a.term === term)!;
       if (alternative.vector.length !== 1) continue;
       const lexeme = this.lexicon.get(alternative.vector[0]!.lexeme);
       const list = lexeme === undefined ? undefined : this.postings[lexeme];
       if (lexeme === undefined || !list || list.length === 0) continue;
-      first.set(term, { lexeme, idf: this.bodyIdf(lexeme) });
+      first.set(term, lexeme);
     }
-    const pairs: Array<{ x: number; y: number; weight: number }> = [];
+    const pairs: Pair[] = [];
     for (const [term, x] of first) {
       const y = first.get(term + 1);
-      if (y) pairs.push({ x: x.lexeme, y: y.lexeme, weight: x.idf + y.idf });
+      if (y === undefined) continue;
+      pairs.push({
+        x,
+        y,
+        idfText: idf(this.size, this.textDf[x]!) + idf(this.size, this.textDf[y]!),
+        idfHeadings: idf(this.size, this.headingsDf[x]!) + idf(this.size, this.headingsDf[y]!),
+      });
     }
     return pairs;
   }
 
   /**
-   * Words x and y in the headings or text (weights B, C), y within four positions after x or two
-   * before: the six tsquery_phrase() alternatives of postgres-engine.ts's PAIRS.
+   * A pair's proximity score in provision d, as the index engines score the phrase "x y" with
+   * slop 3 over the text and the headings (dsl.ts): in each field, the pair's BM25, its two
+   * words' idf in that field times its sloppy frequency (sloppyFrequency) saturated by k1 and
+   * normalised by that field's length; the better field counts. Times k1 + 1, the scale of this
+   * model's BM25 (Lucene's leaves it out): found once, adjacent, in a field of average length, a
+   * pair adds its two words' idf.
    */
-  private holdsPair(doc: number, x: number, y: number): boolean {
-    const xs = this.positionsOf(doc, x);
-    const ys = this.positionsOf(doc, y);
-    if (!xs || !ys) return false;
-    const inBody = (packed: number) => weightOf(packed) === WEIGHT.B || weightOf(packed) === WEIGHT.C;
-    let j = 0;
-    for (const px of xs) {
-      if (!inBody(px)) continue;
-      const at = positionOf(px);
-      while (j < ys.length && positionOf(ys[j]!) < at - 2) j += 1;
-      for (let k = j; k < ys.length && positionOf(ys[k]!) <= at + 4; k += 1) {
-        if (positionOf(ys[k]!) !== at && inBody(ys[k]!)) return true;
-      }
+  private pairScore(doc: number, pair: Pair): number {
+    const xs = this.positionsOf(doc, pair.x);
+    const ys = xs && this.positionsOf(doc, pair.y);
+    if (!xs || !ys) return 0;
+    const same = pair.x === pair.y;
+    const inText = sloppyFrequency(xs, ys, WEIGHT.C, same);
+    const inHeadings = sloppyFrequency(xs, ys, WEIGHT.B, same);
+    const text = inText === 0 ? 0 : (pair.idfText * inText) / (inText + this.textNorm[doc]!);
+    const headings =
+      inHeadings === 0 ? 0 : (pair.idfHeadings * inHeadings) / (inHeadings + this.headingsNorm[doc]!);
+    return (this.ranking.k1 + 1) * Math.max(text, headings);
+  }
+}
+
+interface Pair {
+  x: number;
+  y: number;
+  /** The sum of the two words' idf in the text, in the headings. */
+  idfText: number;
+  idfHeadings: number;
+}
+
+/**
+ * How often words x and y stand together in one field (the positions of that weight), as a
+ * Lucene phrase "x y" with slop 3 counts it: y's positions are read one less (where the phrase
+ * would put y), the two words' occurrences are read in that order (x first at a tie), and each
+ * time one word follows the other within PAIR_SLOP, the pair is found once more, counting
+ * 1 / (1 + that distance). "x y" counts 1, "x … y" ½, "y x" ⅓. When x and y are one lexeme (two
+ * words of a query with one stem), each occurrence pairs with the next, one position after
+ * counting as adjacent. Positions are packed (tsvector.ts), ascending.
+ */
+export function sloppyFrequency(
+  xs: ArrayLike<number>,
+  ys: ArrayLike<number>,
+  weight: number,
+  same = false,
+): number {
+  let frequency = 0;
+  if (same) {
+    let previousAt = -1;
+    for (let i = 0; i < xs.length; i += 1) {
+      if (weightOf(xs[i]!) !== weight) continue;
+      const at = positionOf(xs[i]!);
+      const gap = at - previousAt - 1;
+      if (previousAt !== -1 && gap <= PAIR_SLOP) frequency += 1 / (1 + gap);
+      previousAt = at;
     }
-    return false;
+    return frequency;
+  }
+  let i = 0;
+  let j = 0;
+  let previous = -1;
+  let previousAt = 0;
+  for (;;) {
+    while (i < xs.length && weightOf(xs[i]!) !== weight) i += 1;
+    while (j < ys.length && weightOf(ys[j]!) !== weight) j += 1;
+    if (i === xs.length && j === ys.length) return frequency;
+    const xAt = i < xs.length ? positionOf(xs[i]!) : Number.POSITIVE_INFINITY;
+    const yAt = j < ys.length ? positionOf(ys[j]!) - 1 : Number.POSITIVE_INFINITY;
+    const word = xAt <= yAt ? 0 : 1;
+    const at = word === 0 ? xAt : yAt;
+    if (word === 0) i += 1;
+    else j += 1;
+    if (previous !== -1 && previous !== word && at - previousAt <= PAIR_SLOP)
+      frequency += 1 / (1 + at - previousAt);
+    previous = word;
+    previousAt = at;
   }
 }
 

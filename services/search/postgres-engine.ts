@@ -11,7 +11,7 @@ import {
 } from "./engine.ts";
 import { MemorySearch, type MemorySearchEvents } from "./memory-search.ts";
 import { MINIMUM_SHOULD_MATCH_PERCENT, queryTerms } from "./query-text.ts";
-import { AGREEMENT_KIND, NUMBER_BONUS, RANKING } from "./ranking.ts";
+import { AGREEMENT_KIND, NUMBER_BONUS, PAIR_SLOP, RANKING } from "./ranking.ts";
 import { buildSnippet } from "./snippets.ts";
 import { Synonyms } from "./synonyms.ts";
 
@@ -77,12 +77,15 @@ const TERMS = `alternatives AS (
   totals AS (
     SELECT provisions::float8 AS n, with_guides::float8 AS with_guides,
            greatest(${combined("", "length")} / greatest(provisions, 1), 1) AS average_length,
+           greatest(text_length::float8 / greatest(provisions, 1), 1) AS average_text,
+           greatest(headings_length::float8 / greatest(provisions, 1), 1) AS average_headings,
            greatest(guides_length::float8 / greatest(with_guides, 1), 1) AS average_guides
     FROM search_totals),
   lexemes AS (
     SELECT a.term, a.n, a.size, x.lexeme, l.df,
            ${IDF("t.n", "greatest(l.df_text, l.df_headings)")} AS idf_body,
-           ${IDF("t.with_guides", "l.df_guides")} AS idf_guides
+           ${IDF("t.with_guides", "l.df_guides")} AS idf_guides,
+           ${IDF("t.n", "l.df_text")} AS idf_text, ${IDF("t.n", "l.df_headings")} AS idf_headings
     FROM alternatives a CROSS JOIN totals t, unnest(a.lexemes) AS x(lexeme)
          JOIN search_lexemes l ON l.lexeme = x.lexeme AND l.df > 0),
   required AS (
@@ -103,6 +106,9 @@ const POSTINGS_OF = (lexeme: string) => `SELECT * FROM search_postings WHERE lex
  * otherwise merge the whole provisions index with a few hundred matches (bench:search).
  */
 const PROVISION_OF = (id: string) => `SELECT * FROM provisions WHERE id = ${id} OFFSET 0`;
+
+/** A provision's field lengths, by its key (OFFSET 0: as PROVISION_OF, not a merge of the whole table). */
+const FIELDS_OF = (id: string) => `SELECT * FROM search_fields WHERE provision_id = ${id} OFFSET 0`;
 
 /**
  * Each provision's score per term: the best of the term's alternatives. A word's postings are
@@ -144,22 +150,49 @@ const TERM_SCORES = `word_scores AS (
     SELECT p.id, 0 FROM provisions p WHERE p.number_key = $4)`;
 
 /**
- * Proximity, the second pass: each pair of consecutive query words (as typed) found close together
- * in a provision's headings or text (weights B and C: not in its guides) adds the pair's weight (its two words' idf) to the provision's
- * score. Within a few positions, either order (forward up to four apart, backward up to two: what
- * a Lucene phrase with slop 3 matches). Checked on the best RANKING.rescoreWindow provisions of
- * the first pass (or as far as the page asked), as the index engines rescore.
+ * Proximity, the second pass: each pair of consecutive query words (as typed) found close together in a provision's headings or text adds its score, as the index
+ * engines score the phrase "x y" with slop 3 over those two fields (dsl.ts; memory-index.ts's
+ * pairScore, operation for operation). In each field, the pair's sloppy frequency
+ * (PAIR_FREQUENCIES) times its two words' idf in that field, saturated by k1 and normalised by
+ * the field's length; the better field counts, times k1 + 1 (this model's BM25 scale, which
+ * Lucene's leaves out). Checked on the best RANKING.rescoreWindow provisions of the first pass
+ * (or as far as the page asked), as the index engines rescore; `query` (the six word orders a
+ * slop of 3 allows) skips the provisions where the pair cannot be.
  */
 const PAIRS = `first_words AS (
-    SELECT w.term, w.idf_body AS idf, (quote_literal(w.lexeme) || ':BC')::tsquery AS query
+    SELECT w.term, w.lexeme, w.idf_text, w.idf_headings, (quote_literal(w.lexeme) || ':BC')::tsquery AS query
     FROM lexemes w
     WHERE w.size = 1 AND w.n = (SELECT min(a.n) FROM alternatives a WHERE a.term = w.term)),
   pairs AS (
-    SELECT x.idf + y.idf AS weight,
+    SELECT x.lexeme AS x, y.lexeme AS y, x.idf_text + y.idf_text AS idf_text,
+           x.idf_headings + y.idf_headings AS idf_headings,
            tsquery_phrase(x.query, y.query, 1) || tsquery_phrase(x.query, y.query, 2)
              || tsquery_phrase(x.query, y.query, 3) || tsquery_phrase(x.query, y.query, 4)
              || tsquery_phrase(y.query, x.query, 1) || tsquery_phrase(y.query, x.query, 2) AS query
     FROM first_words x JOIN first_words y ON y.term = x.term + 1)`;
+
+/**
+ * Pair x's sloppy frequency in provision p's text (C) and headings (B), as a Lucene phrase "x y"
+ * with slop 3 counts it (memory-index.ts's sloppyFrequency): y's positions read one less, both
+ * words' occurrences in that order (x first at a tie), and each time one word follows the other
+ * within PAIR_SLOP positions, 1 / (1 + that distance). One lexeme twice: each occurrence and the
+ * next, one position after counting as adjacent (the gap less one).
+ */
+const PAIR_FREQUENCIES = `SELECT o.weight, sum(CASE WHEN (o.word <> o.previous_word OR x.x = x.y) AND o.gap <= ${PAIR_SLOP}
+                                 THEN 1::float8 / (1 + o.gap) ELSE 0 END) AS frequency
+    FROM (SELECT e.weight, e.word, lag(e.word) OVER w AS previous_word,
+                 e.at - lag(e.at) OVER w - (x.x = x.y)::int AS gap
+          FROM (SELECT q.weight, (v.lexeme = x.y)::int AS word, q.position - (v.lexeme = x.y)::int AS at
+                FROM unnest(p.search_vector) AS v, unnest(v.positions, v.weights) AS q(position, weight)
+                WHERE v.lexeme IN (x.x, x.y) AND q.weight IN ('B', 'C')) AS e
+          WINDOW w AS (PARTITION BY e.weight ORDER BY e.at, e.word)) AS o
+    GROUP BY o.weight`;
+
+/** Pair x's score in provision p (lengths f, totals t). */
+const PAIR_SCORE = `SELECT ${k1 + 1}::float8 * max(CASE u.weight
+      WHEN 'C' THEN x.idf_text * u.frequency / (u.frequency + ${k1}::float8 * (${1 - b}::float8 + ${b}::float8 * f.text_length / t.average_text))
+      ELSE x.idf_headings * u.frequency / (u.frequency + ${k1}::float8 * (${1 - b}::float8 + ${b}::float8 * f.headings_length / t.average_headings)) END) AS score
+    FROM (${PAIR_FREQUENCIES}) AS u WHERE u.frequency > 0`;
 
 /** Parameters $5–$9: domains, document, in force only, as of, unclassified documents. */
 const IN_FORCE = `(p.status <> 'repealed'
@@ -354,9 +387,11 @@ export class PostgresSearchEngine implements SearchEngine {
        page AS (
          SELECT r.id, r.total,
                 ((r.words + ${RANKING.proximity}::float8 * coalesce((
-                   SELECT sum(x.weight) FROM pairs x WHERE p.search_vector @@ x.query), 0))
+                   SELECT sum(s.score) FROM pairs x CROSS JOIN LATERAL (${PAIR_SCORE}) AS s
+                   WHERE p.search_vector @@ x.query), 0))
                  * ${PRIOR} * r.preference + r.bonus)::float8 AS score
-         FROM ranked r CROSS JOIN LATERAL (${PROVISION_OF("r.id")}) AS p LEFT JOIN search_authority a ON a.provision_id = r.id
+         FROM ranked r CROSS JOIN LATERAL (${PROVISION_OF("r.id")}) AS p CROSS JOIN totals t
+              CROSS JOIN LATERAL (${FIELDS_OF("r.id")}) AS f LEFT JOIN search_authority a ON a.provision_id = r.id
          ORDER BY score DESC, p.public_id
          LIMIT $10::int OFFSET $11::int
        )

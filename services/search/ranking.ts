@@ -25,9 +25,10 @@ const DEFAULTS = {
    */
   guidesB: 0,
   /**
-   * Proximity: each pair of consecutive query words found within a few positions adds this many
-   * times the pair's weight (the sum of its two words' idf), once: about what the two words would
-   * add again, found once each.
+   * Proximity: each pair of consecutive query words found within PAIR_SLOP positions adds this
+   * many times the pair's BM25 as a phrase in the text or the headings, the better of the two
+   * (postgres-engine.ts's PAIRS): found once, adjacent, in a field of average length, about what
+   * the two words would add again, found once each.
    */
   proximity: 1,
   /** Proximity and priors apply to this many of the best provisions by words (or as deep as the page). */
@@ -104,3 +105,9 @@ export const RANKING: Ranking = rankingFrom(process.env.SEARCH_RANKING);
  * than any score of words, so it comes first.
  */
 export const NUMBER_BONUS = 1000;
+
+/**
+ * How far apart two consecutive query words may stand and still count as a pair for proximity:
+ * a Lucene phrase's slop (positions beyond adjacent, either order: up to four after, two before).
+ */
+export const PAIR_SLOP = 3;

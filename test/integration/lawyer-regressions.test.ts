@@ -143,6 +143,9 @@ describe("lawyer regression list", () => {
       ...Object.values(SEARCH_QUERIES).flatMap((list) => list.slice(0, 12).map((x) => x.q)),
       "contrat de travail à durée déterminée",
       "de la",
+      // Two words with one stem side by side: a proximity pair of one lexeme.
+      "licenciement licencié économique",
+      "salarié salariés protégés",
     ];
     let sql: PostgresSearchEngine;
     let memory: PostgresSearchEngine;
