@@ -268,25 +268,19 @@ export class MemoryIndex {
     // Each provision's length normalisation, k1 × (1 − b + b × length / average), per field:
     // computed once here rather than for each of its postings at each search.
     const { k1, b, guidesB } = ranking;
-    this.bodyNorm = Float64Array.from({ length: n }, (_, d) => {
-      const length = W.text * lengths[3 * d]! + W.headings * lengths[3 * d + 1]!;
-      return k1 * (1 - b + (b * length) / this.averageLength);
-    });
-    this.guidesNorm = Float64Array.from(
-      { length: n },
-      (_, d) => k1 * (1 - guidesB + (guidesB * lengths[3 * d + 2]!) / this.averageGuides),
+    const norms = (lengthOf: (d: number) => number, average: number, lengthWeight = b) =>
+      Float64Array.from(
+        { length: n },
+        (_, d) => k1 * (1 - lengthWeight + (lengthWeight * lengthOf(d)) / average),
+      );
+    this.bodyNorm = norms(
+      (d) => W.text * lengths[3 * d]! + W.headings * lengths[3 * d + 1]!,
+      this.averageLength,
     );
-    // As the `totals` CTE: each field's average length, at least 1.
-    const averageText = Math.max(text / Math.max(n, 1), 1);
-    const averageHeadings = Math.max(headings / Math.max(n, 1), 1);
-    this.textNorm = Float64Array.from(
-      { length: n },
-      (_, d) => k1 * (1 - b + (b * lengths[3 * d]!) / averageText),
-    );
-    this.headingsNorm = Float64Array.from(
-      { length: n },
-      (_, d) => k1 * (1 - b + (b * lengths[3 * d + 1]!) / averageHeadings),
-    );
+    this.guidesNorm = norms((d) => lengths[3 * d + 2]!, this.averageGuides, guidesB);
+    // The text and the headings alone (proximity), as the `totals` CTE: averages of at least 1.
+    this.textNorm = norms((d) => lengths[3 * d]!, Math.max(text / Math.max(n, 1), 1));
+    this.headingsNorm = norms((d) => lengths[3 * d + 1]!, Math.max(headings / Math.max(n, 1), 1));
     this.sum = new Float64Array(n);
     this.count = new Uint8Array(n);
     this.best = new Float64Array(n);
@@ -650,10 +644,12 @@ export class MemoryIndex {
     const same = pair.x === pair.y;
     const inText = sloppyFrequency(xs, ys, WEIGHT.C, same);
     const inHeadings = sloppyFrequency(xs, ys, WEIGHT.B, same);
-    const text = inText === 0 ? 0 : (pair.idfText * inText) / (inText + this.textNorm[doc]!);
-    const headings =
-      inHeadings === 0 ? 0 : (pair.idfHeadings * inHeadings) / (inHeadings + this.headingsNorm[doc]!);
-    return (this.ranking.k1 + 1) * Math.max(text, headings);
+    // As bm25: the idf times the saturated frequency.
+    const saturated = (frequency: number, norm: number) =>
+      (frequency * (this.ranking.k1 + 1)) / (frequency + norm);
+    const text = inText === 0 ? 0 : pair.idfText * saturated(inText, this.textNorm[doc]!);
+    const headings = inHeadings === 0 ? 0 : pair.idfHeadings * saturated(inHeadings, this.headingsNorm[doc]!);
+    return Math.max(text, headings);
   }
 }
 

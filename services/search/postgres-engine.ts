@@ -150,14 +150,15 @@ const TERM_SCORES = `word_scores AS (
     SELECT p.id, 0 FROM provisions p WHERE p.number_key = $4)`;
 
 /**
- * Proximity, the second pass: each pair of consecutive query words (as typed) found close together in a provision's headings or text adds its score, as the index
- * engines score the phrase "x y" with slop 3 over those two fields (dsl.ts; memory-index.ts's
- * pairScore, operation for operation). In each field, the pair's sloppy frequency
- * (PAIR_FREQUENCIES) times its two words' idf in that field, saturated by k1 and normalised by
- * the field's length; the better field counts, times k1 + 1 (this model's BM25 scale, which
- * Lucene's leaves out). Checked on the best RANKING.rescoreWindow provisions of the first pass
- * (or as far as the page asked), as the index engines rescore; `query` (the six word orders a
- * slop of 3 allows) skips the provisions where the pair cannot be.
+ * Proximity, the second pass: each pair of consecutive query words (as typed) found close together
+ * in a provision's headings or text adds its score, as the index engines score the phrase "x y"
+ * with slop 3 over those two fields (dsl.ts; memory-index.ts's pairScore, operation for
+ * operation). In each field, the two words' idf in that field times the pair's sloppy frequency
+ * (PAIR_FREQUENCIES) saturated as BM25 saturates a word's (with k1 + 1, which Lucene's leaves
+ * out: the scale of this model) and normalised by the field's length; the better field counts.
+ * Checked on the best RANKING.rescoreWindow provisions of the first pass (or as far as the page
+ * asked), as the index engines rescore; `query` (the six word orders a slop of 3 allows) skips the
+ * provisions where the pair cannot be.
  */
 const PAIRS = `first_words AS (
     SELECT w.term, w.lexeme, w.idf_text, w.idf_headings, (quote_literal(w.lexeme) || ':BC')::tsquery AS query
@@ -188,10 +189,10 @@ const PAIR_FREQUENCIES = `SELECT o.weight, sum(CASE WHEN (o.word <> o.previous_w
           WINDOW w AS (PARTITION BY e.weight ORDER BY e.at, e.word)) AS o
     GROUP BY o.weight`;
 
-/** Pair x's score in provision p (lengths f, totals t). */
-const PAIR_SCORE = `SELECT ${k1 + 1}::float8 * max(CASE u.weight
-      WHEN 'C' THEN x.idf_text * u.frequency / (u.frequency + ${k1}::float8 * (${1 - b}::float8 + ${b}::float8 * f.text_length / t.average_text))
-      ELSE x.idf_headings * u.frequency / (u.frequency + ${k1}::float8 * (${1 - b}::float8 + ${b}::float8 * f.headings_length / t.average_headings)) END) AS score
+/** Pair x's score in provision p (lengths f, totals t): each field's idf times the saturated frequency, the better. */
+const PAIR_SCORE = `SELECT max(CASE u.weight
+      WHEN 'C' THEN x.idf_text * ${saturated("u.frequency", "f.text_length", "t.average_text")}
+      ELSE x.idf_headings * ${saturated("u.frequency", "f.headings_length", "t.average_headings")} END) AS score
     FROM (${PAIR_FREQUENCIES}) AS u WHERE u.frequency > 0`;
 
 /** Parameters $5–$9: domains, document, in force only, as of, unclassified documents. */
