@@ -69,9 +69,10 @@ export const MIN_ANSWER_COVERAGE = 0.45;
 export const INHERITED_WEIGHT = 0.5;
 
 /**
- * How much the search ranking counts when sentences are chosen: a sentence's score is multiplied
- * by 1 + RANK_PRIOR / (1 + rank), so the first provision's best sentence weighs twice its
- * coverage, the fifth's 1.2 times, the twentieth's 1.05 times.
+ * How much the search ranking counts among the provisions ranked below the first `maxSentences`,
+ * when they fill the places those leave: a sentence's score is multiplied by 1 + RANK_PRIOR /
+ * (1 + rank), so the sixth provision's best sentence weighs 1.17 times its coverage, the
+ * twentieth's 1.05 times.
  */
 export const RANK_PRIOR = 1;
 
@@ -183,10 +184,13 @@ export function composeExtractive(
   }
 
   // Each retrieved provision offers its best sentence when that sentence covers enough of the
-  // question; the best offers win, each weighed by its sentence's evidence and by the search rank
-  // of its provision. The ranking knows what one sentence cannot (headings, proximity, the whole
-  // text); the sentence knows what the ranking cannot (that this provision states the answer), and
-  // lifts a provision ranked below the first few when one of its sentences answers better.
+  // question. The search ranking's first `maxSentences` provisions that offer one are quoted, as
+  // search lists them: the ranking knows what one sentence cannot (the guides citing a provision,
+  // its headings, where its words stand, how often it is cited), and an answer citing fewer of
+  // them than search's first page holds is worse evidence, not better. A provision of that page
+  // with no sentence on the question leaves its place to the provisions ranked below, the best
+  // sentence first, weighed a little by rank: there the sentence knows what the ranking cannot,
+  // that this provision states the answer.
   const offers: Candidate[] = [];
   for (let source = 0; source < sources.length; source++) {
     const best = candidates
@@ -195,7 +199,11 @@ export function composeExtractive(
     if (best && !offers.some((x) => x.text === best.text)) offers.push(best);
   }
   const weighed = (c: Candidate) => c.score * (1 + RANK_PRIOR / (1 + c.source));
-  const chosen = offers.sort((a, b) => weighed(b) - weighed(a) || a.source - b.source).slice(0, maxSentences);
+  const firstPage = offers.filter((c) => c.source < maxSentences);
+  const below = offers
+    .filter((c) => !firstPage.includes(c))
+    .sort((a, b) => weighed(b) - weighed(a) || a.source - b.source);
+  const chosen = [...firstPage, ...below].slice(0, maxSentences);
   const coverage = evidenceOf(
     new Set(chosen.flatMap((c) => [...c.own])),
     new Set(chosen.flatMap((c) => [...c.terms])),

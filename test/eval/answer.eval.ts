@@ -195,8 +195,14 @@ try {
           sources: outcome.sources.map((s) => s.publicId),
           evidence: outcome.evidence,
         });
+        // As the composer reads them, with the guides' titles (none without EVAL_GUIDES).
         listed.push(
-          outcome.sources.map((s) => ({ publicId: s.publicId, text: s.text, headings: s.headings })),
+          outcome.sources.map((s) => ({
+            publicId: s.publicId,
+            text: s.text,
+            headings: s.headings,
+            guides: s.guides,
+          })),
         );
         const cited = [...new Set(outcome.sentences.flatMap((s) => s.citations))];
         totals.answer.hit.push(cited.some((id) => expected.includes(id)) ? 1 : 0);
