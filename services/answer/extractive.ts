@@ -201,7 +201,7 @@ export function composeExtractive(
   const weighed = (c: Candidate) => c.score * (1 + RANK_PRIOR / (1 + c.source));
   const firstPage = offers.filter((c) => c.source < maxSentences);
   const below = offers
-    .filter((c) => !firstPage.includes(c))
+    .filter((c) => c.source >= maxSentences)
     .sort((a, b) => weighed(b) - weighed(a) || a.source - b.source);
   const chosen = [...firstPage, ...below].slice(0, maxSentences);
   const coverage = evidenceOf(
@@ -210,9 +210,9 @@ export function composeExtractive(
   );
   if (chosen.length === 0 || coverage < MIN_ANSWER_COVERAGE)
     return { sentences: [], evidence: "insufficient", coverage };
-  // Covering the common words is not answering: some sentence must state one of the words that
-  // make the question what it is, itself or through its section's headings (the code's own words
-  // for what the section is about). Inherited from the provision's first sentence does not count.
+  // Covering the common words is not answering: some sentence must itself state one of the words
+  // that make the question what it is. Inherited from headings, the provision's first sentence or
+  // the guides' titles does not count.
   const rare = rareTerms(questionTerms, weight);
   if (!chosen.some((c) => rare.some((t) => c.own.has(t))))
     return { sentences: [], evidence: "insufficient", coverage };
