@@ -325,8 +325,8 @@ export class MemoryIndex {
     const tf = W.text * list[at + 1]! + W.headings * list[at + 2]!;
     const tfGuides = list[at + 3]!;
     return (
-      bodyIdf * ((tf * (k1 + 1)) / (tf + this.bodyNorm[doc]!)) +
-      W.guides * guidesIdf * ((tfGuides * (k1 + 1)) / (tfGuides + this.guidesNorm[doc]!))
+      bodyIdf * saturated(tf, this.bodyNorm[doc]!, k1) +
+      W.guides * guidesIdf * saturated(tfGuides, this.guidesNorm[doc]!, k1)
     );
   }
 
@@ -645,13 +645,21 @@ export class MemoryIndex {
     const inText = sloppyFrequency(xs, ys, WEIGHT.C, same);
     const inHeadings = sloppyFrequency(xs, ys, WEIGHT.B, same);
     // As bm25: the idf times the saturated frequency.
-    const saturated = (frequency: number, norm: number) =>
-      (frequency * (this.ranking.k1 + 1)) / (frequency + norm);
-    const text = inText === 0 ? 0 : pair.idfText * saturated(inText, this.textNorm[doc]!);
-    const headings = inHeadings === 0 ? 0 : pair.idfHeadings * saturated(inHeadings, this.headingsNorm[doc]!);
+    const { k1 } = this.ranking;
+    const text = inText === 0 ? 0 : pair.idfText * saturated(inText, this.textNorm[doc]!, k1);
+    const headings =
+      inHeadings === 0 ? 0 : pair.idfHeadings * saturated(inHeadings, this.headingsNorm[doc]!, k1);
     return Math.max(text, headings);
   }
 }
+
+/**
+ * BM25's saturation of a frequency, times k1 + 1, given the provision's length normalisation in
+ * that field (k1 × (1 − b + b × length / average)): postgres-engine.ts's saturated(), operation
+ * for operation.
+ */
+const saturated = (frequency: number, norm: number, k1: number) =>
+  (frequency * (k1 + 1)) / (frequency + norm);
 
 interface Pair {
   x: number;
