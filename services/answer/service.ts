@@ -3,7 +3,7 @@ import type { DomainFilter } from "../access/domains.ts";
 import type { Principal } from "../access/keys.ts";
 import type { Domain } from "../core/domains.ts";
 import { AppError } from "../core/errors.ts";
-import { type NamedDocument, searchCorpus } from "../corpus/search.ts";
+import { type NamedDocument, type Spelling, searchCorpus } from "../corpus/search.ts";
 import type { AppContext } from "../runtime/context.ts";
 import type { PlanRow } from "../store/access.ts";
 import { logAnswer } from "../store/answer-log.ts";
@@ -42,6 +42,8 @@ export interface AnswerOutcome {
   filterMode: "exact" | "best_effort";
   /** The question named one collective agreement: it was answered from that agreement alone. */
   namedDocument?: NamedDocument | undefined;
+  /** Words of the question read otherwise (services/search/spelling.ts), as search read them. */
+  spelling?: Spelling | undefined;
 }
 
 /**
@@ -92,6 +94,7 @@ async function retrieve(ctx: AppContext, who: Principal, request: AnswerRequest,
     filter: precise.filter,
     filterMode: precise.filterMode,
     namedDocument: precise.namedDocument,
+    spelling: precise.spelling,
   };
 }
 
@@ -122,7 +125,7 @@ export async function answerQuestion(
 ): Promise<AnswerOutcome> {
   const started = performance.now();
   const asOf = request.asOf ?? new Date().toISOString().slice(0, 10);
-  const { texts, filter, filterMode, namedDocument } = await retrieve(ctx, who, request, asOf);
+  const { texts, filter, filterMode, namedDocument, spelling } = await retrieve(ctx, who, request, asOf);
   const sources = texts.map((t) => ({
     publicId: t.publicId,
     text: t.text,
@@ -154,7 +157,8 @@ export async function answerQuestion(
   if (composer === "extractive") {
     // Abbreviations read as their full form: "CDD" is "contrat à durée déterminée" in the texts.
     // The words naming an agreement are no words its sentences must state (they never say « Syntec »).
-    const question = ctx.synonyms.canonical(namedDocument?.searched ?? request.question);
+    // A word read otherwise is read so here too: its sentences state « conventionnelle », not the typed « conventionelle ».
+    const question = ctx.synonyms.canonical(spelling?.readAs ?? namedDocument?.searched ?? request.question);
     const composed = composeExtractive(
       question,
       sources,
@@ -190,6 +194,7 @@ export async function answerQuestion(
     filter,
     filterMode,
     namedDocument,
+    spelling,
   };
   await logAnswer(ctx.db, {
     projectId: who.projectId,

@@ -89,6 +89,11 @@ export const configSchema = z.object({
    * off with a Postgres server, where each API process would hold its own copy.
    */
   SEARCH_MEMORY_INDEX: z.preprocess(emptyAsUndefined, z.enum(["auto", "on", "off"]).default("auto")),
+  /**
+   * A query word no provision uses is read as the most used word a keystroke away
+   * (services/search/spelling.ts); `off` searches every word as typed.
+   */
+  SEARCH_SPELLING: z.preprocess(emptyAsUndefined, z.enum(["on", "off"]).default("on")),
   /** Elasticsearch or OpenSearch address(es), comma-separated. Required with those engines. */
   SEARCH_URL: z.preprocess(emptyAsUndefined, z.string().optional()),
   /** The alias searches go through; indexes are `<alias>-<timestamp>` behind it. */

@@ -1,9 +1,12 @@
 import type { Principal } from "../access/keys.ts";
+import type { Config } from "../core/config.ts";
 import { type AgreementMention, agreementReader, idccOf } from "../search/citations.ts";
 import type { SearchEngine } from "../search/engine.ts";
 import { type SearchOutcome, type SearchRequest, searchProvisions } from "../search/service.ts";
+import { type Correction, correctSpelling, rewrite } from "../search/spelling.ts";
+import type { Synonyms } from "../search/synonyms.ts";
 import type { TitleClassifier } from "../search/title-classifier.ts";
-import { documentPublicId, listDocumentTitles } from "../store/corpus-queries.ts";
+import { documentPublicId, listDocumentTitles, wordFrequencies } from "../store/corpus-queries.ts";
 import type { Database } from "../store/database.ts";
 import { unknownDocument } from "./documents.ts";
 
@@ -21,27 +24,74 @@ export interface NamedDocument {
   searched: string;
 }
 
+/** The query as searched, when words of it were read otherwise (services/search/spelling.ts). */
+export interface Spelling {
+  /** What was searched: the query (or, within a named agreement, the rest of it) with the corrections made. */
+  readAs: string;
+  corrections: Correction[];
+}
+
 export async function searchCorpus(
-  ctx: { db: Database; search: SearchEngine; titles: TitleClassifier },
+  ctx: SpellingContext & { search: SearchEngine; titles: TitleClassifier },
   who: Principal,
   request: SearchRequest,
-): Promise<SearchOutcome & { namedDocument?: NamedDocument }> {
+): Promise<SearchOutcome & { namedDocument?: NamedDocument; spelling?: Spelling }> {
   // An unknown document is a mistake to report, not a filter that finds nothing (as on changes).
   const document = request.document ? await documentPublicId(ctx.db, request.document) : undefined;
   if (request.document && !document) throw unknownDocument(request.document);
   if (!document) {
     const named = await agreementNamedBy(ctx.db, request.q);
     if (named) {
+      const { q, spelling } = await spelled(ctx, named.rest);
       const outcome = await searchProvisions(
         ctx.search,
         who,
-        { ...request, q: named.rest, document: named.publicId },
+        { ...request, q, document: named.publicId },
         ctx.titles,
       );
-      return { ...outcome, namedDocument: { id: named.publicId, namedAs: named.text, searched: named.rest } };
+      return {
+        ...outcome,
+        namedDocument: { id: named.publicId, namedAs: named.text, searched: q },
+        ...(spelling ? { spelling } : {}),
+      };
     }
   }
-  return searchProvisions(ctx.search, who, { ...request, document }, ctx.titles);
+  const { q, spelling } = await spelled(ctx, request.q);
+  const outcome = await searchProvisions(ctx.search, who, { ...request, q, document }, ctx.titles);
+  return spelling ? { ...outcome, spelling } : outcome;
+}
+
+/**
+ * Each word's reading (services/search/spelling.ts) is remembered for a minute per store, as the
+ * agreements' names are: a word searched again costs no statement, and a word a new act brings is
+ * no longer read otherwise within a minute of its ingest.
+ */
+const spellingReadings = new WeakMap<Database, { until: number; readings: Map<string, string | null> }>();
+
+interface SpellingContext {
+  db: Database;
+  synonyms: Synonyms;
+  config: Pick<Config, "SEARCH_SPELLING">;
+}
+
+async function spelled(
+  { db, synonyms, config }: SpellingContext,
+  q: string,
+): Promise<{ q: string; spelling?: Spelling }> {
+  if (config.SEARCH_SPELLING === "off") return { q };
+  let cached = spellingReadings.get(db);
+  if (!cached || cached.until <= Date.now()) {
+    cached = { until: Date.now() + 60_000, readings: new Map() };
+    spellingReadings.set(db, cached);
+  }
+  const corrections = await correctSpelling(
+    q,
+    async (words) => (await wordFrequencies(db, words)).frequencies,
+    { synonyms, readings: cached.readings },
+  );
+  if (corrections.length === 0) return { q };
+  const readAs = rewrite(q, corrections);
+  return { q: readAs, spelling: { readAs, corrections } };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { type AnswerOutcome, INSUFFICIENT_NOTE } from "../answer/service.ts";
 import { filterBlock, filterSchema, type Meta, metaSchema, provisionUrl } from "./envelope.ts";
-import { namedDocumentSchema } from "./search.ts";
+import { namedDocumentSchema, presentSpelling, spellingSchema } from "./search.ts";
 
 /** An answer: its sentences with the provisions each comes from, and every source retrieved. */
 
@@ -59,6 +59,10 @@ export const answerResponseSchema = z
       description:
         "Present when the question named one collective agreement (« IDCC 1486 », « convention collective Syntec », « Syntec »): the answer was drawn from that agreement alone, on the rest of the question.",
     }),
+    spelling: spellingSchema.optional().meta({
+      description:
+        "Present when words of the question were read otherwise, as search reads them: the sources were searched, and the sentences chosen, for read_as.",
+    }),
     meta: metaSchema,
   })
   .meta({ id: "AnswerResponse" });
@@ -89,6 +93,7 @@ export function presentAnswer(outcome: AnswerOutcome, meta: Meta): z.infer<typeo
     ...(outcome.namedDocument
       ? { named_document: { id: outcome.namedDocument.id, named_as: outcome.namedDocument.namedAs } }
       : {}),
+    ...(outcome.spelling ? { spelling: presentSpelling(outcome.spelling) } : {}),
     meta,
   };
 }

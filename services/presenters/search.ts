@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { domainSchema } from "../core/domains.ts";
-import { MAX_SEARCH_OFFSET } from "../corpus/search.ts";
+import { MAX_SEARCH_OFFSET, type Spelling } from "../corpus/search.ts";
 import type { SearchOutcome } from "../search/service.ts";
 import {
   documentRefSchema,
@@ -40,6 +40,28 @@ export const namedDocumentSchema = z.object({
   named_as: z.string().meta({ description: "The words that named it.", example: "syntec" }),
 });
 
+/** Words of the query read otherwise (services/search/spelling.ts), and what was searched. */
+export const spellingSchema = z
+  .object({
+    read_as: z.string().meta({
+      description:
+        "What was searched: the query (within a named agreement, the rest of it) with the words below read otherwise.",
+      example: "rupture conventionnelle",
+    }),
+    corrections: z.array(
+      z.object({
+        typed: z.string().meta({ example: "conventionelle" }),
+        read_as: z.string().meta({ example: "conventionnelle" }),
+      }),
+    ),
+  })
+  .meta({ id: "Spelling" });
+
+export const presentSpelling = (spelling: Spelling) => ({
+  read_as: spelling.readAs,
+  corrections: spelling.corrections.map((c) => ({ typed: c.typed, read_as: c.readAs })),
+});
+
 export const searchResponseSchema = z
   .object({
     data: z.array(searchHitSchema),
@@ -49,12 +71,16 @@ export const searchResponseSchema = z
       description:
         "Present when q named one collective agreement (« IDCC 1486 », « convention collective Syntec », « Syntec ») and no document was given: the search ran within that agreement, on the rest of q.",
     }),
+    spelling: spellingSchema.optional().meta({
+      description:
+        "Present when a word of q of five letters or more is used by no provision and one keystroke (a letter left out, added, replaced, or two swapped) makes of it a word provisions use: it was searched as the most used such word.",
+    }),
     meta: metaSchema,
   })
   .meta({ id: "SearchResponse" });
 
 export function presentSearch(
-  outcome: SearchOutcome & { namedDocument?: { id: string; namedAs: string } },
+  outcome: SearchOutcome & { namedDocument?: { id: string; namedAs: string }; spelling?: Spelling },
   page: { limit: number; offset: number },
   meta: Meta,
 ): z.infer<typeof searchResponseSchema> {
@@ -88,6 +114,7 @@ export function presentSearch(
     ...(outcome.namedDocument
       ? { named_document: { id: outcome.namedDocument.id, named_as: outcome.namedDocument.namedAs } }
       : {}),
+    ...(outcome.spelling ? { spelling: presentSpelling(outcome.spelling) } : {}),
     meta,
   };
 }

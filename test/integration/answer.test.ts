@@ -124,6 +124,16 @@ describe("POST /api/v1/answer", () => {
     expect(body.meta.coverage_note).toMatch(/incomplete/);
   });
 
+  it("reads a mistyped word as search does, and composes from its reading", async () => {
+    const { status, body } = await ask({ question: ESSAI.replace("essai", "esai") });
+    expect(status).toBe(200);
+    // The question as asked stays in data; what was searched and composed for is in spelling.
+    expect(body.spelling).toEqual({ read_as: ESSAI, corrections: [{ typed: "esai", read_as: "essai" }] });
+    expect(body.data.question).toBe(ESSAI.replace("essai", "esai"));
+    expect(body.data.evidence).toBe("sufficient");
+    expect(body.data.answer.sentences[0].citations).toEqual(["code-du-travail/L1221-19"]);
+  });
+
   it("says the evidence is insufficient rather than invent", async () => {
     const { status, body } = await ask({
       question: "Quel est le taux de la TVA sur les billets d'avion vers la Lune ?",

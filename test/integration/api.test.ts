@@ -43,12 +43,35 @@ describe.each(SETUPS)("API v1 on $name", ({ kind, redis }) => {
       expect(r.body.filter).toBeUndefined();
     });
 
+    it("reads a word no provision uses as the most used word a keystroke away, and says so", async () => {
+      const r = await call(api, `/api/v1/search?q=${encodeURIComponent("période d'esai")}&limit=2`, {
+        key: api.keys.reader,
+      });
+      expect(r.status).toBe(200);
+      expect(r.body.spelling).toEqual({
+        read_as: "période d'essai",
+        corrections: [{ typed: "esai", read_as: "essai" }],
+      });
+      expect(r.body.data[0].id).toBe("code-du-travail/L1221-19");
+      expect(r.body.data[0].snippet).toMatch(/<mark>essai<\/mark>/i);
+      // Spelt right, or used by some provision: searched as typed, no spelling block.
+      const right = await call(api, `/api/v1/search?q=${encodeURIComponent("période d'essai")}&limit=2`, {
+        key: api.keys.reader,
+      });
+      expect(right.body.spelling).toBeUndefined();
+      expect(right.body.data.map((h: { id: string }) => h.id)).toEqual(
+        r.body.data.map((h: { id: string }) => h.id),
+      );
+    });
+
     it("answers an empty list with 200", async () => {
       const r = await call(api, "/api/v1/search?q=zzzyxw", { key: api.keys.reader });
       expect(r.status).toBe(200);
       expect(r.body.data).toEqual([]);
       expect(r.body.pagination.total).toBe(0);
       expect(r.body.meta.coverage_note).toBeTruthy();
+      // No word a keystroke away from « zzzyxw » is used: searched as typed.
+      expect(r.body.spelling).toBeUndefined();
     });
 
     it("filters by domains exactly, written comma-separated or repeated", async () => {

@@ -1,0 +1,156 @@
+import { foldAccents } from "../core/public-ids.ts";
+import { isStopWord, MAX_QUERY_TERMS, queryWords } from "./query-text.ts";
+import type { Synonyms } from "./synonyms.ts";
+
+/**
+ * Spelling: people type « licenciment », « démision », « harcelemnt ». Such a word matches no
+ * provision, and since a query of one or two words requires every word, one slip empties the
+ * results. The rule: a query word of at least MIN_LENGTH letters that no provision uses is read as
+ * the word, one keystroke away (a letter left out, added, replaced, or two letters swapped), that
+ * the most provisions use. A word some provision uses is never changed, so nothing that could be
+ * found is lost; the response says what was read (`spelling`). Pure apart from the word counts it
+ * is given.
+ */
+
+/**
+ * Shorter words are left as typed: one keystroke turns most of them into another real word
+ * (Lucene's "AUTO" fuzziness allows no edit below three letters, and one up to five).
+ */
+export const MIN_LENGTH = 4;
+
+/**
+ * The letters a keystroke may add or put in place of another: the alphabet and the accented
+ * letters French uses. The analyser folds accents, so « indemnite » and « indemnité » read alike;
+ * the accented ones are there so that the reading shown keeps the accents the person typed.
+ */
+const LETTERS = [..."abcdefghijklmnopqrstuvwxyzéèêëàâçîïôûùü"];
+
+/**
+ * A word the rule may read otherwise: letters only (no number, hyphen or apostrophe), long enough,
+ * and no capital after its first letter. « ESUS », « CDDI », « SOLTéA » are names and acronyms: one
+ * the corpus does not hold is not a slip for the word a keystroke away (« CDDI » is not « CDD »).
+ */
+export function correctable(word: string): boolean {
+  return (
+    /^\p{L}+$/u.test(word) &&
+    [...word].length >= MIN_LENGTH &&
+    !/\p{Lu}/u.test(word.slice(1)) &&
+    !isStopWord(foldAccents(word).toLowerCase())
+  );
+}
+
+/**
+ * Every word one keystroke away from `word` (lower case), without `word` itself, by the slip it
+ * undoes: a letter left out (added back), two letters swapped, a letter too many (removed), a
+ * letter struck for another (the reading furthest from what was typed, last).
+ */
+export function oneKeystrokeAway(word: string): string[] {
+  const w = [...word.toLowerCase()];
+  const at = (i: number) => w.slice(0, i).join("");
+  const from = (i: number) => w.slice(i).join("");
+  const added: string[] = [];
+  const swapped: string[] = [];
+  const replaced: string[] = [];
+  const removed: string[] = [];
+  for (let i = 0; i <= w.length; i++) {
+    for (const letter of LETTERS) added.push(at(i) + letter + from(i));
+    if (i >= w.length) continue;
+    if (i < w.length - 1) swapped.push(at(i) + w[i + 1] + w[i] + from(i + 2));
+    for (const letter of LETTERS) replaced.push(at(i) + letter + from(i + 1));
+    removed.push(at(i) + from(i + 1));
+  }
+  const out = new Set([...added, ...swapped, ...removed, ...replaced]);
+  out.delete(word.toLowerCase());
+  return [...out];
+}
+
+/**
+ * The most used of the candidates, by how many provisions use each; undefined if none is used.
+ * Among equals (two spellings of one word: « harcelement » and « harceleant » analyse alike), the
+ * first in `candidates`' order.
+ */
+export function mostUsed(
+  candidates: Iterable<string>,
+  frequencies: ReadonlyMap<string, number>,
+): string | undefined {
+  let best: string | undefined;
+  let bestCount = 0;
+  for (const candidate of candidates) {
+    const count = frequencies.get(candidate) ?? 0;
+    if (count > bestCount) {
+      best = candidate;
+      bestCount = count;
+    }
+  }
+  return best;
+}
+
+/** A word read otherwise, as the response shows it. */
+export interface Correction {
+  typed: string;
+  readAs: string;
+}
+
+/** `q` with each corrected word replaced where it stands as a whole word (case and accents aside). */
+export function rewrite(q: string, corrections: readonly Correction[]): string {
+  let text = q;
+  for (const { typed, readAs } of corrections) {
+    const key = foldAccents(typed).toLowerCase();
+    text = text.replace(/[\p{L}\p{N}]+/gu, (word) =>
+      foldAccents(word).toLowerCase() === key ? readAs : word,
+    );
+  }
+  return text;
+}
+
+/** How many provisions use each word, as the corpus is analysed; no entry for a stop word. */
+export type WordCounter = (words: string[]) => Promise<ReadonlyMap<string, number>>;
+
+/**
+ * At most this many words of one query are read otherwise: a query with more words no provision
+ * uses is not mistyped but in other words (or another language), and each costs a thousand
+ * candidates to count.
+ */
+export const MAX_CORRECTIONS = 3;
+
+/**
+ * The corrections the rule makes to `q`, among the words search reads (the first
+ * MAX_QUERY_TERMS distinct ones): one statement counting its correctable words, and if some are
+ * used by no provision, one counting the words a keystroke away from the first MAX_CORRECTIONS of
+ * them. `readings` remembers each word's outcome (its reading, or null: as typed) between calls;
+ * the caller decides how long that holds.
+ */
+export async function correctSpelling(
+  q: string,
+  count: WordCounter,
+  options: { synonyms?: Synonyms; readings?: Map<string, string | null> } = {},
+): Promise<Correction[]> {
+  const readings = options.readings ?? new Map<string, string | null>();
+  const searched = new Map<string, string>();
+  for (const word of queryWords(q)) {
+    const key = foldAccents(word).toLowerCase();
+    if (isStopWord(key) || searched.has(key)) continue;
+    searched.set(key, word);
+    if (searched.size === MAX_QUERY_TERMS) break;
+  }
+  // A word with synonyms is searched by them too (« SMIC », which the codes spell out).
+  const typed = [...searched].filter(
+    ([, word]) => correctable(word) && (options.synonyms?.alternatives(word).length ?? 1) === 1,
+  );
+  const unread = typed.filter(([key]) => !readings.has(key));
+  if (unread.length > 0) {
+    const counts = await count(unread.map(([, word]) => word));
+    // A word beyond MAX_CORRECTIONS is searched as typed and not remembered: another query may read it.
+    for (const [key, word] of unread) if (counts.get(word) !== 0) readings.set(key, null);
+    const unknown = unread.filter(([, word]) => counts.get(word) === 0).slice(0, MAX_CORRECTIONS);
+    if (unknown.length > 0) {
+      const candidates = new Map(unknown.map(([key, word]) => [key, oneKeystrokeAway(word)]));
+      const candidateCounts = await count([...new Set([...candidates.values()].flat())]);
+      for (const [key, words] of candidates) readings.set(key, mostUsed(words, candidateCounts) ?? null);
+    }
+  }
+  return typed.flatMap(([key, word]) => {
+    const readAs = readings.get(key);
+    return readAs ? [{ typed: word, readAs }] : [];
+  });
+}
