@@ -73,7 +73,7 @@ export const searchResponseSchema = z
     }),
     spelling: spellingSchema.optional().meta({
       description:
-        "Present when a word of q of five letters or more is used by no provision and one keystroke (a letter left out, added, replaced, or two swapped) makes of it a word provisions use: it was searched as the most used such word.",
+        "Present when a word of q of four letters or more is used by no provision and one keystroke (a letter left out, added, replaced, or two swapped) makes of it a word provisions use: it was searched as the most used such word.",
     }),
     meta: metaSchema,
   })

@@ -80,14 +80,22 @@ export const MAX_QUERY_TERMS = 16;
  * repeated (accents and case aside) is one term: repeating it changes neither matches nor cost.
  */
 export function queryTerms(q: string, synonyms: Synonyms): string[][] {
+  return searchedWords(q).map((word) => synonyms.alternatives(word));
+}
+
+/**
+ * The words a query's terms are made of, as typed: stop words left out, a word repeated (accents
+ * and case aside) once, the first MAX_QUERY_TERMS only.
+ */
+export function searchedWords(q: string): string[] {
   const seen = new Set<string>();
-  const terms: string[][] = [];
+  const words: string[] = [];
   for (const word of queryWords(q)) {
     const key = foldAccents(word).toLowerCase();
     if (STOP_WORDS.has(key) || seen.has(key)) continue;
     seen.add(key);
-    terms.push(synonyms.alternatives(word));
-    if (terms.length === MAX_QUERY_TERMS) break;
+    words.push(word);
+    if (words.length === MAX_QUERY_TERMS) break;
   }
-  return terms;
+  return words;
 }

@@ -1,5 +1,5 @@
 import { foldAccents } from "../core/public-ids.ts";
-import { isStopWord, MAX_QUERY_TERMS, queryWords } from "./query-text.ts";
+import { isStopWord, searchedWords } from "./query-text.ts";
 import type { Synonyms } from "./synonyms.ts";
 
 /**
@@ -93,14 +93,8 @@ export interface Correction {
 
 /** `q` with each corrected word replaced where it stands as a whole word (case and accents aside). */
 export function rewrite(q: string, corrections: readonly Correction[]): string {
-  let text = q;
-  for (const { typed, readAs } of corrections) {
-    const key = foldAccents(typed).toLowerCase();
-    text = text.replace(/[\p{L}\p{N}]+/gu, (word) =>
-      foldAccents(word).toLowerCase() === key ? readAs : word,
-    );
-  }
-  return text;
+  const readings = new Map(corrections.map((c) => [foldAccents(c.typed).toLowerCase(), c.readAs]));
+  return q.replace(/[\p{L}\p{N}]+/gu, (word) => readings.get(foldAccents(word).toLowerCase()) ?? word);
 }
 
 /** How many provisions use each word, as the corpus is analysed; no entry for a stop word. */
@@ -126,23 +120,19 @@ export async function correctSpelling(
   options: { synonyms?: Synonyms; readings?: Map<string, string | null> } = {},
 ): Promise<Correction[]> {
   const readings = options.readings ?? new Map<string, string | null>();
-  const searched = new Map<string, string>();
-  for (const word of queryWords(q)) {
-    const key = foldAccents(word).toLowerCase();
-    if (isStopWord(key) || searched.has(key)) continue;
-    searched.set(key, word);
-    if (searched.size === MAX_QUERY_TERMS) break;
-  }
   // A word with synonyms is searched by them too (« SMIC », which the codes spell out).
-  const typed = [...searched].filter(
-    ([, word]) => correctable(word) && (options.synonyms?.alternatives(word).length ?? 1) === 1,
-  );
+  const typed = searchedWords(q)
+    .filter((word) => correctable(word) && (options.synonyms?.alternatives(word).length ?? 1) === 1)
+    .map((word) => [foldAccents(word).toLowerCase(), word] as const);
   const unread = typed.filter(([key]) => !readings.has(key));
   if (unread.length > 0) {
     const counts = await count(unread.map(([, word]) => word));
     // A word beyond MAX_CORRECTIONS is searched as typed and not remembered: another query may read it.
     for (const [key, word] of unread) if (counts.get(word) !== 0) readings.set(key, null);
-    const unknown = unread.filter(([, word]) => counts.get(word) === 0).slice(0, MAX_CORRECTIONS);
+    const alreadyRead = typed.filter(([key]) => readings.get(key)).length;
+    const unknown = unread
+      .filter(([, word]) => counts.get(word) === 0)
+      .slice(0, Math.max(0, MAX_CORRECTIONS - alreadyRead));
     if (unknown.length > 0) {
       const candidates = new Map(unknown.map(([key, word]) => [key, oneKeystrokeAway(word)]));
       const candidateCounts = await count([...new Set([...candidates.values()].flat())]);
