@@ -2,6 +2,7 @@ import type { Principal } from "../access/keys.ts";
 import type { Config } from "../core/config.ts";
 import { type AgreementMention, agreementReader, idccOf } from "../search/citations.ts";
 import type { SearchEngine } from "../search/engine.ts";
+import { searchedWords } from "../search/query-text.ts";
 import { type SearchOutcome, type SearchRequest, searchProvisions } from "../search/service.ts";
 import { type Correction, correctSpelling, rewrite } from "../search/spelling.ts";
 import type { Synonyms } from "../search/synonyms.ts";
@@ -31,11 +32,31 @@ export interface Spelling {
   corrections: Correction[];
 }
 
+/** What searchCorpus found, and how it read the query. */
+export type CorpusSearchOutcome = SearchOutcome & {
+  namedDocument?: NamedDocument;
+  spelling?: Spelling;
+  /**
+   * No provision held enough of the query's words (every word of one or two, half of more): the
+   * provisions shown hold some of them, best first.
+   */
+  partial?: true;
+};
+
+type SearchContext = SpellingContext & { search: SearchEngine; titles: TitleClassifier };
+
+/**
+ * Search as the API and MCP offer it. A request that does not say how many words must match
+ * (`match`) gets, when no provision holds enough of its words, the provisions holding some of them
+ * rather than nothing, flagged `partial`: « télétravail covid » finds the articles on telework,
+ * though none says « covid ». A request naming `match` (the answer endpoint's retrieval) gets
+ * exactly what it asked.
+ */
 export async function searchCorpus(
-  ctx: SpellingContext & { search: SearchEngine; titles: TitleClassifier },
+  ctx: SearchContext,
   who: Principal,
   request: SearchRequest,
-): Promise<SearchOutcome & { namedDocument?: NamedDocument; spelling?: Spelling }> {
+): Promise<CorpusSearchOutcome> {
   // An unknown document is a mistake to report, not a filter that finds nothing (as on changes).
   const document = request.document ? await documentPublicId(ctx.db, request.document) : undefined;
   if (request.document && !document) throw unknownDocument(request.document);
@@ -43,12 +64,7 @@ export async function searchCorpus(
     const named = await agreementNamedBy(ctx.db, request.q);
     if (named) {
       const { q, spelling } = await spelled(ctx, named.rest);
-      const outcome = await searchProvisions(
-        ctx.search,
-        who,
-        { ...request, q, document: named.publicId },
-        ctx.titles,
-      );
+      const outcome = await searchOrRelax(ctx, who, { ...request, q, document: named.publicId });
       return {
         ...outcome,
         namedDocument: { id: named.publicId, namedAs: named.text, searched: q },
@@ -57,8 +73,20 @@ export async function searchCorpus(
     }
   }
   const { q, spelling } = await spelled(ctx, request.q);
-  const outcome = await searchProvisions(ctx.search, who, { ...request, q, document }, ctx.titles);
+  const outcome = await searchOrRelax(ctx, who, { ...request, q, document });
   return spelling ? { ...outcome, spelling } : outcome;
+}
+
+async function searchOrRelax(
+  ctx: SearchContext,
+  who: Principal,
+  request: SearchRequest,
+): Promise<SearchOutcome & { partial?: true }> {
+  const outcome = await searchProvisions(ctx.search, who, request, ctx.titles);
+  // One word: "any" would find the same nothing.
+  if (outcome.total > 0 || request.match !== undefined || searchedWords(request.q).length < 2) return outcome;
+  const relaxed = await searchProvisions(ctx.search, who, { ...request, match: "any" }, ctx.titles);
+  return relaxed.total > 0 ? { ...relaxed, partial: true } : outcome;
 }
 
 /**

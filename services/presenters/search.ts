@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { domainSchema } from "../core/domains.ts";
-import { MAX_SEARCH_OFFSET, type Spelling } from "../corpus/search.ts";
-import type { SearchOutcome } from "../search/service.ts";
+import { type CorpusSearchOutcome, MAX_SEARCH_OFFSET, type Spelling } from "../corpus/search.ts";
 import {
   documentRefSchema,
   filterBlock,
@@ -75,12 +74,16 @@ export const searchResponseSchema = z
       description:
         "Present when a word of q of four letters or more is used by no provision and one keystroke (a letter left out, added, replaced, or two swapped) makes of it a word provisions use: it was searched as the most used such word.",
     }),
+    partial_match: z.literal(true).optional().meta({
+      description:
+        "Present when no provision holds enough of q's words (every word of a query of one or two, half of a longer one): the results hold some of its words, best first, instead of none.",
+    }),
     meta: metaSchema,
   })
   .meta({ id: "SearchResponse" });
 
 export function presentSearch(
-  outcome: SearchOutcome & { namedDocument?: { id: string; namedAs: string }; spelling?: Spelling },
+  outcome: CorpusSearchOutcome,
   page: { limit: number; offset: number },
   meta: Meta,
 ): z.infer<typeof searchResponseSchema> {
@@ -115,6 +118,7 @@ export function presentSearch(
       ? { named_document: { id: outcome.namedDocument.id, named_as: outcome.namedDocument.namedAs } }
       : {}),
     ...(outcome.spelling ? { spelling: presentSpelling(outcome.spelling) } : {}),
+    ...(outcome.partial ? { partial_match: true as const } : {}),
     meta,
   };
 }

@@ -74,6 +74,31 @@ describe.each(SETUPS)("API v1 on $name", ({ kind, redis }) => {
       expect(r.body.spelling).toBeUndefined();
     });
 
+    it("shows the provisions holding some of the words when none holds enough, flagged partial_match", async () => {
+      const both = await call(api, `/api/v1/search?q=${encodeURIComponent("période zzzyxw")}&limit=5`, {
+        key: api.keys.reader,
+      });
+      expect(both.status).toBe(200);
+      expect(both.body.partial_match).toBe(true);
+      expect(both.body.pagination.total).toBeGreaterThan(0);
+      for (const hit of both.body.data) expect(hit.snippet).toMatch(/<mark>période/i);
+      // What « période » alone finds, in the same order.
+      const alone = await call(api, "/api/v1/search?q=p%C3%A9riode&limit=5", { key: api.keys.reader });
+      expect(alone.body.partial_match).toBeUndefined();
+      expect(both.body.data.map((h: { id: string }) => h.id)).toEqual(
+        alone.body.data.map((h: { id: string }) => h.id),
+      );
+      // Every word found together: no flag. No word found anywhere: nothing, and no flag.
+      const together = await call(api, `/api/v1/search?q=${encodeURIComponent("période d'essai")}`, {
+        key: api.keys.reader,
+      });
+      expect(together.body.partial_match).toBeUndefined();
+      const nowhere = await call(api, "/api/v1/search?q=zzzyxw%20qqqxwv", { key: api.keys.reader });
+      expect(nowhere.body.data).toEqual([]);
+      expect(nowhere.body.pagination.total).toBe(0);
+      expect(nowhere.body.partial_match).toBeUndefined();
+    });
+
     it("filters by domains exactly, written comma-separated or repeated", async () => {
       for (const query of ["domains=labour,tax", "domains=labour&domains=tax"]) {
         const r = await call(api, `/api/v1/search?q=article&${query}`, { key: api.keys.reader });

@@ -119,6 +119,9 @@ describe("MCP over Streamable HTTP (official SDK client)", () => {
     const empty = await tool(client, "search_provisions", { query: "zzyzx introuvable" });
     expect(empty.structuredContent.data).toEqual([]);
     expect(empty.structuredContent.meta.coverage_note).toMatch(/never that no such law exists/);
+    const partial = await tool(client, "search_provisions", { query: "période zzyzx", limit: 3 });
+    expect(partial.structuredContent.partial_match).toBe(true);
+    expect(partial.structuredContent.data.length).toBeGreaterThan(0);
   });
 
   it("answers questions for keys whose plan includes answers, from cited provisions only", async () => {

@@ -320,6 +320,19 @@ describe.each(ENGINE_KINDS)("search contract: %s", (kind) => {
     expect(result).toMatchObject({ hits: [], total: 0 });
   });
 
+  it("with match any, finds the provisions holding one word of two when none holds both", async () => {
+    // What search falls back to when nothing holds every word (partial_match, services/corpus/search.ts).
+    expect(await engine.search(query("redevance zzzyxw"))).toMatchObject({ hits: [], total: 0 });
+    const any = await engine.search(query("redevance zzzyxw", { match: "any" }));
+    expect(any.hits.map((h) => h.publicId)).toEqual(["loi-datee/2"]);
+    expect(any.total).toBe(1);
+    expect(any.hits[0]?.snippet).toMatch(/<mark>redevance<\/mark>/);
+    expect(await engine.search(query("zzzyxw qqqxwv", { match: "any" }))).toMatchObject({
+      hits: [],
+      total: 0,
+    });
+  });
+
   it("filters domains exactly", async () => {
     const labour = await engine.search(query("article", { domains: ["labour"] }));
     expect(labour.filterMode).toBe("exact");
