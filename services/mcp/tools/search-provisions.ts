@@ -8,7 +8,7 @@ export const searchProvisionsTool = defineTool({
   name: "search_provisions",
   title: "Search French law",
   description:
-    "Full-text search over the loaded provisions (articles of codes and acts), in French. Returns public ids, numbers, snippets and effective dates. An empty result means the act is not loaded yet, never that no such law exists: check the coverage before saying so.",
+    "Full-text search over the loaded provisions (articles of codes and acts), in French. Returns public ids, numbers, snippets and effective dates. With partial_match: true, no provision holds every word of the query and the results hold some of them: say so, or search other words. An empty result means the act is not loaded yet, never that no such law exists: check the coverage before saying so.",
   scope: "search:read",
   input: z.object({
     query: z
