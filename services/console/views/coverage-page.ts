@@ -64,12 +64,12 @@ ${
 ${
   stats.guides.length === 0
     ? html`<p>No guide is loaded: search reads the provisions' own words only.</p>`
-    : html`<p>Search also reads the wording of official guides that cite a provision (never part of its text).</p>
+    : html`<p>Search also reads the wording of official guides that cite a provision (never part of its text), and the abbreviations they define as their full form.</p>
 <div class="table-scroll"><table>
-  <thead><tr><th scope="col">Guides</th><th scope="col">Snapshot</th><th scope="col" class="num">Guides</th><th scope="col" class="num">Provisions cited</th><th scope="col">Loaded</th></tr></thead>
+  <thead><tr><th scope="col">Guides</th><th scope="col">Snapshot</th><th scope="col" class="num">Guides</th><th scope="col" class="num">Provisions cited</th><th scope="col" class="num">Abbreviations</th><th scope="col">Loaded</th></tr></thead>
   <tbody>${stats.guides.map(
     (g) =>
-      html`<tr><th scope="row">${g.source}</th><td>${g.version}${g.withParagraphs ? " (titles and paragraphs)" : " (titles)"}</td><td class="num">${count(g.guides)}</td><td class="num">${count(g.provisions)}</td><td>${when(g.loadedAt)}</td></tr>`,
+      html`<tr><th scope="row">${g.source}</th><td>${g.version}${g.withParagraphs ? " (titles and paragraphs)" : " (titles)"}</td><td class="num">${count(g.guides)}</td><td class="num">${count(g.provisions)}</td><td class="num">${count(g.abbreviations)}</td><td>${when(g.loadedAt)}</td></tr>`,
   )}</tbody>
 </table></div>`
 }
