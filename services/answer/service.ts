@@ -4,6 +4,7 @@ import type { Principal } from "../access/keys.ts";
 import type { Domain } from "../core/domains.ts";
 import { AppError } from "../core/errors.ts";
 import { type NamedDocument, type Spelling, searchCorpus } from "../corpus/search.ts";
+import { searchVocabulary } from "../corpus/vocabulary.ts";
 import type { AppContext } from "../runtime/context.ts";
 import type { PlanRow } from "../store/access.ts";
 import { logAnswer } from "../store/answer-log.ts";
@@ -155,10 +156,12 @@ export async function answerQuestion(
     } else fallbackReason = generated.reason;
   }
   if (composer === "extractive") {
-    // Abbreviations read as their full form: "CDD" is "contrat à durée déterminée" in the texts.
+    // Abbreviations read as their full form: "CDD" is "contrat à durée déterminée" in the texts,
+    // « CSSCT » what the guides spell out (the vocabulary search read the question with).
     // The words naming an agreement are no words its sentences must state (they never say « Syntec »).
     // A word read otherwise is read so here too: its sentences state « conventionnelle », not the typed « conventionelle ».
-    const question = ctx.synonyms.canonical(spelling?.readAs ?? namedDocument?.searched ?? request.question);
+    const vocabulary = await searchVocabulary(ctx.db, ctx.synonyms);
+    const question = vocabulary.canonical(spelling?.readAs ?? namedDocument?.searched ?? request.question);
     const composed = composeExtractive(
       question,
       sources,

@@ -10,6 +10,7 @@ import type { TitleClassifier } from "../search/title-classifier.ts";
 import { documentPublicId, listDocumentTitles, wordFrequencies } from "../store/corpus-queries.ts";
 import type { Database } from "../store/database.ts";
 import { unknownDocument } from "./documents.ts";
+import { searchVocabulary } from "./vocabulary.ts";
 
 /** Search as the API offers it: pages within these bounds, a document named by public or source id. */
 
@@ -60,11 +61,14 @@ export async function searchCorpus(
   // An unknown document is a mistake to report, not a filter that finds nothing (as on changes).
   const document = request.document ? await documentPublicId(ctx.db, request.document) : undefined;
   if (request.document && !document) throw unknownDocument(request.document);
+  // The file's synonyms and the abbreviations the loaded guides define, for spelling and search.
+  const synonyms = await searchVocabulary(ctx.db, ctx.synonyms);
+  const searching = { ...ctx, synonyms };
   if (!document) {
     const named = await agreementNamedBy(ctx.db, request.q);
     if (named) {
-      const { q, spelling } = await spelled(ctx, named.rest);
-      const outcome = await searchOrRelax(ctx, who, { ...request, q, document: named.publicId });
+      const { q, spelling } = await spelled(searching, named.rest);
+      const outcome = await searchOrRelax(ctx, who, { ...request, q, document: named.publicId, synonyms });
       return {
         ...outcome,
         namedDocument: { id: named.publicId, namedAs: named.text, searched: q },
@@ -72,8 +76,8 @@ export async function searchCorpus(
       };
     }
   }
-  const { q, spelling } = await spelled(ctx, request.q);
-  const outcome = await searchOrRelax(ctx, who, { ...request, q, document });
+  const { q, spelling } = await spelled(searching, request.q);
+  const outcome = await searchOrRelax(ctx, who, { ...request, q, document, synonyms });
   return spelling ? { ...outcome, spelling } : outcome;
 }
 
@@ -84,7 +88,12 @@ async function searchOrRelax(
 ): Promise<SearchOutcome & { partial?: true }> {
   const outcome = await searchProvisions(ctx.search, who, request, ctx.titles);
   // One word: "any" would find the same nothing.
-  if (outcome.total > 0 || request.match !== undefined || searchedWords(request.q).length < 2) return outcome;
+  if (
+    outcome.total > 0 ||
+    request.match !== undefined ||
+    searchedWords(request.q, request.synonyms).length < 2
+  )
+    return outcome;
   const relaxed = await searchProvisions(ctx.search, who, { ...request, match: "any" }, ctx.titles);
   return relaxed.total > 0 ? { ...relaxed, partial: true } : outcome;
 }

@@ -20,13 +20,13 @@ export class ElasticsearchEngine implements SearchEngine, IndexStore {
   async search(query: SearchQuery): Promise<SearchResult> {
     const response = await this.client.search({
       index: this.alias,
-      ...(searchBody(query, this.synonyms) as object),
+      ...(searchBody(query, query.synonyms ?? this.synonyms) as object),
     });
     return {
       ...readHits(
         response.hits.hits as unknown as RawHit[],
         response.hits.total as number | { value: number },
-        queryTerms(query.q, this.synonyms),
+        queryTerms(query.q, query.synonyms ?? this.synonyms),
       ),
       filterMode: "exact",
     };

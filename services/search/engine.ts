@@ -1,4 +1,5 @@
 import type { Domain } from "../core/domains.ts";
+import type { Synonyms } from "./synonyms.ts";
 
 /**
  * One interface for every search engine: Postgres full-text search (embedded default), and the
@@ -37,6 +38,11 @@ export interface SearchQuery {
   match?: "all" | "any";
   /** Aborts when the client that asked has left: a server Postgres search is then cancelled. */
   signal?: AbortSignal | undefined;
+  /**
+   * The synonyms to expand the query with, when not the engine's own (the file's): the file's and
+   * the abbreviations the loaded guides define (services/corpus/vocabulary.ts).
+   */
+  synonyms?: Synonyms | undefined;
 }
 
 export interface SearchHit {

@@ -19,13 +19,13 @@ export class OpenSearchEngine implements SearchEngine, IndexStore {
   async search(query: SearchQuery): Promise<SearchResult> {
     const { body } = await this.client.search({
       index: this.alias,
-      body: searchBody(query, this.synonyms) as never,
+      body: searchBody(query, query.synonyms ?? this.synonyms) as never,
     });
     return {
       ...readHits(
         body.hits.hits as unknown as RawHit[],
         body.hits.total as number | { value: number },
-        queryTerms(query.q, this.synonyms),
+        queryTerms(query.q, query.synonyms ?? this.synonyms),
       ),
       filterMode: "exact",
     };

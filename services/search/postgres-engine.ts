@@ -303,7 +303,7 @@ export class PostgresSearchEngine implements SearchEngine {
   }
 
   async search(query: SearchQuery): Promise<SearchResult> {
-    const terms = queryTerms(query.q, this.synonyms);
+    const terms = queryTerms(query.q, query.synonyms ?? this.synonyms);
     if (this.memory) {
       // A copy that is not current, or a thread that failed (logged), leaves the search to SQL.
       const result = await this.searchInMemory(this.memory, query, terms).catch((error: Error) => {

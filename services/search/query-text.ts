@@ -1,5 +1,5 @@
 import { foldAccents } from "../core/public-ids.ts";
-import type { Synonyms } from "./synonyms.ts";
+import { capitalsTell, type Synonyms } from "./synonyms.ts";
 
 /**
  * What a free-text query asks for, engine-agnostic. People type questions ("Quelle est la durée
@@ -80,19 +80,39 @@ export const MAX_QUERY_TERMS = 16;
  * repeated (accents and case aside) is one term: repeating it changes neither matches nor cost.
  */
 export function queryTerms(q: string, synonyms: Synonyms): string[][] {
-  return searchedWords(q).map((word) => synonyms.alternatives(word));
+  const capitals = capitalsTell(q);
+  const spelt = ` ${comparable(q)} `;
+  return searchedWords(q, synonyms).flatMap((word) => {
+    const alternatives = synonyms.alternatives(word, capitals);
+    // An abbreviation the query spells out (« l'activité partielle (AP) ») is no term of its own:
+    // the query's own words already search its full form.
+    if (alternatives.some((a, i) => i > 0 && a.includes(" ") && spelt.includes(` ${comparable(a)} `)))
+      return [];
+    // A stop word read as an abbreviation (« SA ») is searched by its full form alone.
+    return [alternatives.filter((alternative) => !isStopWord(foldAccents(alternative).toLowerCase()))];
+  });
 }
+
+/** A text as phrases are compared: accents, case and punctuation aside. */
+export const comparable = (text: string) =>
+  foldAccents(text)
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
 
 /**
  * The words a query's terms are made of, as typed: stop words left out, a word repeated (accents
- * and case aside) once, the first MAX_QUERY_TERMS only.
+ * and case aside) once, the first MAX_QUERY_TERMS only. A stop word the synonyms read as an
+ * abbreviation (written in capitals: « SA », société anonyme) is searched as its full form.
  */
-export function searchedWords(q: string): string[] {
+export function searchedWords(q: string, synonyms?: Synonyms): string[] {
+  const capitals = capitalsTell(q);
   const seen = new Set<string>();
   const words: string[] = [];
   for (const word of queryWords(q)) {
     const key = foldAccents(word).toLowerCase();
-    if (STOP_WORDS.has(key) || seen.has(key)) continue;
+    const stop = STOP_WORDS.has(key) && (synonyms?.alternatives(word, capitals).length ?? 1) === 1;
+    if (stop || seen.has(key)) continue;
     seen.add(key);
     words.push(word);
     if (words.length === MAX_QUERY_TERMS) break;

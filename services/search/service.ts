@@ -3,6 +3,7 @@ import type { Principal } from "../access/keys.ts";
 import type { Domain } from "../core/domains.ts";
 import { AppError } from "../core/errors.ts";
 import type { SearchEngine, SearchResult } from "./engine.ts";
+import type { Synonyms } from "./synonyms.ts";
 import type { TitleClassifier } from "./title-classifier.ts";
 
 /**
@@ -32,6 +33,8 @@ export interface SearchRequest {
   match?: "all" | "any";
   /** The asking client left: stop (services/search/engine.ts). */
   signal?: AbortSignal | undefined;
+  /** The synonyms to expand with, when not the engine's own (services/search/engine.ts). */
+  synonyms?: Synonyms | undefined;
 }
 
 export interface SearchOutcome extends SearchResult {
@@ -59,6 +62,7 @@ export async function searchProvisions(
       asOf: request.asOf ?? new Date().toISOString().slice(0, 10),
       match: request.match ?? "all",
       signal: request.signal,
+      synonyms: request.synonyms,
     })
     .catch((error: unknown) => {
       throw new SearchUnavailable(engine.name, error);

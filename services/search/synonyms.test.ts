@@ -48,6 +48,53 @@ describe("Synonyms", () => {
     expect(wrong("groups: [\n")).toThrow(/malformed YAML/);
   });
 
+  it("reads the guides' abbreviations where the file has no group, a word of the codes only in capitals", () => {
+    const withGuides = synonyms.withAbbreviations([
+      { short: "CSSCT", long: "commission santé, sécurité et conditions de travail", wordOfTheCodes: false },
+      { short: "CET", long: "compte épargne-temps", wordOfTheCodes: true },
+      { short: "SA", long: "société anonyme", wordOfTheCodes: true },
+      // The file names CDD: its group stands.
+      { short: "CDD", long: "contrat de travail à durée déterminée", wordOfTheCodes: false },
+    ]);
+    expect(withGuides.abbreviationCount).toBe(3);
+    expect(withGuides.alternatives("cssct")).toEqual([
+      "cssct",
+      "commission santé, sécurité et conditions de travail",
+    ]);
+    expect(withGuides.alternatives("CDD")).toEqual(["CDD", "contrat à durée déterminée"]);
+    // A word of the codes stays the word it is, and is the abbreviation too where written as one.
+    expect(withGuides.alternatives("CET")).toEqual(["CET", "compte épargne-temps"]);
+    expect(withGuides.alternatives("cet")).toEqual(["cet"]);
+    expect(withGuides.alternatives("CET", false)).toEqual(["CET"]);
+    expect(queryTerms("Alimenter son CET", withGuides)).toEqual([
+      ["Alimenter"],
+      ["CET", "compte épargne-temps"],
+    ]);
+    expect(queryTerms("alimenter cet compte", withGuides)).toEqual([["alimenter"], ["cet"], ["compte"]]);
+    // A stop word in capitals is searched as the abbreviation; a query all in capitals tells nothing.
+    expect(queryTerms("capital d'une SA", withGuides)).toEqual([["capital"], ["société anonyme"]]);
+    expect(queryTerms("CAPITAL D'UNE SA", withGuides)).toEqual([["CAPITAL"]]);
+    // A query of one word in capitals is the abbreviation.
+    expect(queryTerms("CET", withGuides)).toEqual([["CET", "compte épargne-temps"]]);
+    expect(withGuides.canonical("Rôle de la CSSCT et CET")).toBe(
+      "Rôle de la commission santé, sécurité et conditions de travail et compte épargne-temps",
+    );
+    // The file's synonyms themselves are left as they were.
+    expect(synonyms.alternatives("CSSCT")).toEqual(["CSSCT"]);
+  });
+
+  it("reads an abbreviation the query spells out once, as the query's own words", () => {
+    expect(queryTerms("Durée d'un contrat à durée déterminée (CDD)", synonyms)).toEqual([
+      ["Durée"],
+      ["contrat"],
+      ["déterminée"],
+    ]);
+    expect(queryTerms("Durée d'un CDD", synonyms)).toEqual([
+      ["Durée"],
+      ["CDD", "contrat à durée déterminée"],
+    ]);
+  });
+
   it("loads the repository's file", () => {
     const bundled = Synonyms.bundled();
     expect(bundled.groups.length).toBeGreaterThan(20);

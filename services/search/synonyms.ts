@@ -25,18 +25,67 @@ const fileSchema = z
   })
   .strict();
 
+/**
+ * An abbreviation the loaded guides define, searched as its full form beside the file's groups
+ * (services/corpus/vocabulary.ts). `wordOfTheCodes`: the provisions use it as a word (« cet »,
+ * « vie »), or the analyser drops it (« sa »); it is then read as the abbreviation too only where
+ * written in capitals (« alimenter son CET »), and stays the word it is everywhere else.
+ */
+export interface AbbreviationReading {
+  short: string;
+  long: string;
+  wordOfTheCodes: boolean;
+}
+
+/**
+ * Capitals say a word is an abbreviation in a text that also has lower case, or that is one word
+ * (« CET »); in a text written all in capitals (« JE NE SUIS PAS PAYÉ ») they say nothing.
+ */
+export const capitalsTell = (text: string) =>
+  /\p{Ll}/u.test(text) || (text.match(/[\p{L}\p{N}]+/gu) ?? []).length <= 1;
+
 const key = (word: string) => foldAccents(word).toLowerCase().trim().replace(/\s+/g, " ");
 
 export class Synonyms {
   /** Group members by the folded form of each single word member. */
   private readonly byWord = new Map<string, string[]>();
 
+  /** The guides' abbreviations by the folded form of each; the file's groups come first. */
+  private readonly abbreviations = new Map<string, AbbreviationReading>();
+
   private constructor(
     readonly groups: string[][],
     readonly file: string,
+    abbreviations: AbbreviationReading[] = [],
   ) {
     for (const group of groups)
       for (const member of group) if (!member.includes(" ")) this.byWord.set(key(member), group);
+    for (const abbreviation of abbreviations)
+      if (!this.byWord.has(key(abbreviation.short)))
+        this.abbreviations.set(key(abbreviation.short), abbreviation);
+  }
+
+  /** These synonyms and the abbreviations the guides define, for words the file has no group for. */
+  withAbbreviations(abbreviations: AbbreviationReading[]): Synonyms {
+    return new Synonyms(this.groups, this.file, abbreviations);
+  }
+
+  /** How many of the guides' abbreviations may be read (those the file does not already name). */
+  get abbreviationCount(): number {
+    return this.abbreviations.size;
+  }
+
+  /**
+   * The word's group, full form first: the file's, else the guides' abbreviation's full form and
+   * the abbreviation (a word of the codes only where `capitals` tell it is one, written as defined).
+   */
+  private groupOf(word: string, capitals: boolean): string[] | undefined {
+    const group = this.byWord.get(key(word));
+    if (group) return group;
+    const abbreviation = this.abbreviations.get(key(word));
+    if (!abbreviation) return undefined;
+    if (abbreviation.wordOfTheCodes && !(capitals && word === abbreviation.short)) return undefined;
+    return [abbreviation.long, abbreviation.short];
   }
 
   static readonly none = new Synonyms([], "(none)");
@@ -75,17 +124,21 @@ export class Synonyms {
     return Synonyms.bundledCache;
   }
 
-  /** Every member of the word's group, the word as written first; just the word when it has none. */
-  alternatives(word: string): string[] {
-    const group = this.byWord.get(key(word));
+  /**
+   * Every member of the word's group, the word as written first; just the word when it has none.
+   * `capitals`: whether capitals in the text the word comes from tell an abbreviation (capitalsTell).
+   */
+  alternatives(word: string, capitals = true): string[] {
+    const group = this.groupOf(word, capitals);
     if (!group) return [word];
     return [word, ...group.filter((member) => key(member) !== key(word))];
   }
 
   /** A text with each single word that has synonyms replaced by its group's full form. */
   canonical(text: string): string {
+    const capitals = capitalsTell(text);
     return text.replace(/[\p{L}\p{N}]+/gu, (word) => {
-      const group = this.byWord.get(key(word));
+      const group = this.groupOf(word, capitals);
       return group ? group[0]! : word;
     });
   }

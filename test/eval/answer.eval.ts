@@ -12,6 +12,7 @@ import { UsageMeter } from "../../services/access/usage-meter.ts";
 import { composeExtractive, type Source } from "../../services/answer/extractive.ts";
 import { answerQuestion, questionRarity } from "../../services/answer/service.ts";
 import { parseConfig, repoRoot } from "../../services/core/config.ts";
+import { forgetVocabulary } from "../../services/corpus/vocabulary.ts";
 import { inProcessExecutor } from "../../services/jobs/ingest-run-job.ts";
 import type { AppContext } from "../../services/runtime/context.ts";
 import { PostgresSearchEngine } from "../../services/search/postgres-engine.ts";
@@ -173,6 +174,7 @@ try {
           exclude: (citation) => foldOf.get(guideKey(citation)) === fold,
         });
         await search.ready();
+        forgetVocabulary(db);
         console.log(
           `  guides without fold ${fold + 1}/${folds.length} loaded in ${((performance.now() - loaded) / 1000).toFixed(0)} s`,
         );

@@ -5,6 +5,7 @@ import { pino } from "pino";
 import { ingestGuides } from "../../ingest/guides.ts";
 import { createApp } from "../../services/api/app.ts";
 import { type Config, parseConfig, repoRoot } from "../../services/core/config.ts";
+import { forgetVocabulary } from "../../services/corpus/vocabulary.ts";
 import { buildContext } from "../../services/runtime/build-context.ts";
 import { createIndexedEngine } from "../../services/search/engines.ts";
 import { repairIndex, verifyIndex } from "../../services/search/indexer.ts";
@@ -202,7 +203,11 @@ async function evaluate(setup: ApiSetup, engine: string) {
     // Without guides one pass; with them, one pass per fold, the fold's guides left out of the store.
     const folds = guidesMode === "none" ? [-1] : foldIds;
     for (const fold of folds) {
-      if (fold >= 0) await loadGuidesWithout(fold, db, config, setup);
+      if (fold >= 0) {
+        await loadGuidesWithout(fold, db, config, setup);
+        // The abbreviations the fold's guides define go with them, now rather than within a minute.
+        forgetVocabulary(ctx.db);
+      }
       // Ranked in memory (SEARCH_MEMORY_INDEX=on): the copy of this store's state, not SQL meanwhile.
       if (ctx.search instanceof PostgresSearchEngine) await ctx.search.ready();
       for (const [key, queries] of prepared) {

@@ -22,6 +22,12 @@ import { openTestStore, type StoreKind, type TestStore } from "./stores.ts";
 
 export const PUBLIC_URL = "http://api.test";
 
+/** The two set-ups the API contract holds on: PGlite with in-memory limits, and Postgres with Redis. */
+export const API_SETUPS = [
+  { name: "embedded (PGlite, in-memory limits)", kind: "pglite", redis: false },
+  { name: "server (Postgres, Redis)", kind: "postgres", redis: true },
+] as const;
+
 /** A small real corpus: the Code du travail excerpt (classified) and a hand-written act (unclassified). */
 export async function seedSmallCorpus(store: TestStore, config: AppContext["config"]) {
   const legiDir = mkdtempSync(path.join(tmpdir(), "lc-legi-"));

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DOMAINS } from "../../services/core/domains.ts";
 import type { PostgresSearchEngine } from "../../services/search/postgres-engine.ts";
 import {
+  API_SETUPS,
   type ApiResponse,
   call,
   expectCommonHeaders,
@@ -12,12 +13,7 @@ import {
 } from "../helpers/api.ts";
 
 /** The spec's contract, on both set-ups: PGlite with in-memory limits, and Postgres with Redis. */
-const SETUPS = [
-  { name: "embedded (PGlite, in-memory limits)", kind: "pglite", redis: false },
-  { name: "server (Postgres, Redis)", kind: "postgres", redis: true },
-] as const;
-
-describe.each(SETUPS)("API v1 on $name", ({ kind, redis }) => {
+describe.each(API_SETUPS)("API v1 on $name", ({ kind, redis }) => {
   let api: TestApi;
   beforeAll(async () => {
     api = await startTestApi(kind, { redis, label: "api" });

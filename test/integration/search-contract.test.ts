@@ -7,9 +7,11 @@ import { ingest } from "../../ingest/pipeline/ingest.ts";
 import type { Principal } from "../../services/access/keys.ts";
 import { parseDomainRules } from "../../services/core/classify.ts";
 import { parseConfig } from "../../services/core/config.ts";
+import { searchVocabulary } from "../../services/corpus/vocabulary.ts";
 import type { SearchEngine, SearchQuery } from "../../services/search/engine.ts";
 import { RANKING } from "../../services/search/ranking.ts";
 import { searchProvisions } from "../../services/search/service.ts";
+import { Synonyms } from "../../services/search/synonyms.ts";
 import { TitleClassifier } from "../../services/search/title-classifier.ts";
 import { seedSmallCorpus } from "../helpers/api.ts";
 import { describeEngine, ENGINE_KINDS, openEngine } from "../helpers/engines.ts";
@@ -266,6 +268,18 @@ describe.each(ENGINE_KINDS)("search contract: %s", (kind) => {
     );
     // The group counts as one word: "CDI" and "essai" are both required of a two-word query.
     expect((await engine.search(query("CDI essai"))).hits[0]?.publicId).toBe("code-du-travail/L1221-19");
+  });
+
+  it("searches an abbreviation the guides define as its full form, given the store's vocabulary", async () => {
+    // A fixture guide says « … ni une rupture conventionnelle collective (RCC) »; L1237-19 says
+    // « rupture conventionnelle collective »; no provision and no line of the synonyms file says « RCC ».
+    expect((await engine.search(query("RCC"))).total).toBe(0);
+    const synonyms = await searchVocabulary(store.db, Synonyms.bundled());
+    const result = await engine.search({ ...query("RCC"), synonyms });
+    expect(result.hits[0]?.publicId).toBe("code-du-travail/L1237-19");
+    expect(result.hits[0]?.snippet).toContain(
+      "<mark>rupture</mark> <mark>conventionnelle</mark> <mark>collective</mark>",
+    );
   });
 
   it("finds a provision by the words of a guide citing it, in its own field", async () => {
