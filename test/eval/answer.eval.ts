@@ -12,7 +12,7 @@ import { UsageMeter } from "../../services/access/usage-meter.ts";
 import { composeExtractive, type Source } from "../../services/answer/extractive.ts";
 import { answerQuestion, questionRarity } from "../../services/answer/service.ts";
 import { parseConfig, repoRoot } from "../../services/core/config.ts";
-import { forgetVocabulary } from "../../services/corpus/vocabulary.ts";
+import { forgetVocabulary, searchVocabulary } from "../../services/corpus/vocabulary.ts";
 import { inProcessExecutor } from "../../services/jobs/ingest-run-job.ts";
 import type { AppContext } from "../../services/runtime/context.ts";
 import { PostgresSearchEngine } from "../../services/search/postgres-engine.ts";
@@ -182,7 +182,14 @@ try {
       for (const { query: question, relevant: expected } of batch) {
         const i = asked++;
         const top5 = (
-          await searchProvisions(ctx.search, who, { q: question, limit: 5, offset: 0, inForce: true })
+          await searchProvisions(ctx.search, who, {
+            q: question,
+            limit: 5,
+            offset: 0,
+            inForce: true,
+            // The synonyms the answer reads with: the file's and the guides' abbreviations.
+            synonyms: await searchVocabulary(db, ctx.synonyms),
+          })
         ).hits.map((h) => h.publicId);
         totals.search.hit.push(top5.some((id) => expected.includes(id)) ? 1 : 0);
         totals.search.recall.push(share(top5, expected));
