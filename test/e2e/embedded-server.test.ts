@@ -38,7 +38,8 @@ describe("the embedded server, started as `npm start` starts it", () => {
     server.once("exit", (code, signal) => {
       output += `\n[server exited: code ${code}, signal ${signal}]`;
     });
-    for (let i = 0; i < 600 && !output.includes("listening on"); i++)
+    // A first start loads the codes and the guides: about a minute, three on a slow machine.
+    for (let i = 0; i < 1500 && !output.includes("listening on"); i++)
       await new Promise((r) => setTimeout(r, 200));
     expect(output).toContain("listening on");
   };
@@ -46,7 +47,7 @@ describe("the embedded server, started as `npm start` starts it", () => {
   beforeAll(async () => {
     port = await freePort();
     await startServer();
-  }, 180_000);
+  }, 360_000);
   afterAll(() => {
     if (server.exitCode === null) server.kill("SIGKILL");
   });

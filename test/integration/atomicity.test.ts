@@ -51,50 +51,55 @@ describe("a killed ingest leaves every document fully old or fully new (server P
   });
   afterAll(async () => store?.dispose());
 
-  it.each(Array.from({ length: RUNS }, (_, i) => i + 1))("run %i: SIGKILL at a random point", async (run) => {
-    await store.db.exec(
-      "TRUNCATE documents, provisions, sections, provision_versions, provision_links, ingest_runs CASCADE",
-    );
-    await ingestLegiSnapshot(store.db, OLD_VERSION);
-
-    const { child, done } = startCli(["ingest", "legi"], {
-      DATABASE_URL: store.url!,
-      DATA_DIR: SNAPSHOT_CACHE,
-    });
-    // Wait until the new run is writing, then kill it somewhere in the next few seconds.
-    for (let i = 0; i < 200; i++) {
-      const { rows } = await store.db.query<{ n: number }>(
-        "SELECT count(*)::int AS n FROM ingest_runs WHERE status = 'running'",
+  // Each run loads, kills and reloads the four codes: 600 s is a wait bound, not a speed check.
+  it.each(Array.from({ length: RUNS }, (_, i) => i + 1))(
+    "run %i: SIGKILL at a random point",
+    async (run) => {
+      await store.db.exec(
+        "TRUNCATE documents, provisions, sections, provision_versions, provision_links, ingest_runs CASCADE",
       );
-      if (rows[0]!.n > 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    const delay = 300 + Math.floor(Math.random() * 6000);
-    await new Promise((resolve) => setTimeout(resolve, delay));
-    child.kill("SIGKILL");
-    const result = await done;
+      await ingestLegiSnapshot(store.db, OLD_VERSION);
 
-    const state = await storedState(store.db);
-    const verdicts = [...expected.new.keys()].map((code) => {
-      const stored = state.get(code);
-      if (sameMap(stored, expected.new.get(code)!)) return "new";
-      if (sameMap(stored, expected.old.get(code)!)) return "old";
-      return "MIXED";
-    });
-    console.log(
-      `run ${run}: killed after ${delay} ms (${result.signal ?? `exit ${result.code}`}); documents: ${verdicts.join(", ")}`,
-    );
-    expect(verdicts).not.toContain("MIXED");
+      const { child, done } = startCli(["ingest", "legi"], {
+        DATABASE_URL: store.url!,
+        DATA_DIR: SNAPSHOT_CACHE,
+      });
+      // Wait until the new run is writing, then kill it somewhere in the next few seconds.
+      for (let i = 0; i < 200; i++) {
+        const { rows } = await store.db.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM ingest_runs WHERE status = 'running'",
+        );
+        if (rows[0]!.n > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const delay = 300 + Math.floor(Math.random() * 6000);
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      child.kill("SIGKILL");
+      const result = await done;
 
-    // Running the ingest again completes the work and marks the killed run as abandoned.
-    const finished = await startCli(["ingest", "legi"], {
-      DATABASE_URL: store.url!,
-      DATA_DIR: SNAPSHOT_CACHE,
-    }).done;
-    expect(finished.code).toBe(0);
-    const final = await storedState(store.db);
-    for (const [code, versions] of expected.new) expect(sameMap(final.get(code), versions)).toBe(true);
-    const { rows } = await store.db.query<{ status: string }>("SELECT status FROM ingest_runs ORDER BY id");
-    expect(rows.map((r) => r.status)).not.toContain("running");
-  });
+      const state = await storedState(store.db);
+      const verdicts = [...expected.new.keys()].map((code) => {
+        const stored = state.get(code);
+        if (sameMap(stored, expected.new.get(code)!)) return "new";
+        if (sameMap(stored, expected.old.get(code)!)) return "old";
+        return "MIXED";
+      });
+      console.log(
+        `run ${run}: killed after ${delay} ms (${result.signal ?? `exit ${result.code}`}); documents: ${verdicts.join(", ")}`,
+      );
+      expect(verdicts).not.toContain("MIXED");
+
+      // Running the ingest again completes the work and marks the killed run as abandoned.
+      const finished = await startCli(["ingest", "legi"], {
+        DATABASE_URL: store.url!,
+        DATA_DIR: SNAPSHOT_CACHE,
+      }).done;
+      expect(finished.code).toBe(0);
+      const final = await storedState(store.db);
+      for (const [code, versions] of expected.new) expect(sameMap(final.get(code), versions)).toBe(true);
+      const { rows } = await store.db.query<{ status: string }>("SELECT status FROM ingest_runs ORDER BY id");
+      expect(rows.map((r) => r.status)).not.toContain("running");
+    },
+    600_000,
+  );
 });
