@@ -303,7 +303,7 @@ export class PostgresSearchEngine implements SearchEngine {
   }
 
   async search(query: SearchQuery): Promise<SearchResult> {
-    const terms = queryTerms(query.q, query.synonyms ?? this.synonyms);
+    const terms = queryTerms(query.q, query.synonyms ?? this.synonyms).map(withHyphensApart);
     if (this.memory) {
       // A copy that is not current, or a thread that failed (logged), leaves the search to SQL.
       const result = await this.searchInMemory(this.memory, query, terms).catch((error: Error) => {
@@ -441,6 +441,22 @@ export class PostgresSearchEngine implements SearchEngine {
     await this.memory?.close();
   }
 }
+
+/**
+ * A hyphen between two letters joins words (« chèque-vacances », « casse-croûte »). Postgres's
+ * parser indexes such a compound as one more lexeme before its parts ('cheque-vac', 'chequ',
+ * 'vacanc'), and a query word requires all three: « chèque-vacances » missed the code's
+ * « chèques-vacances », and any text writing the words apart. The word is also searched as its
+ * parts side by side, a phrase, which finds both; Lucene's tokenizer, which splits at the hyphen,
+ * finds them so. The compound stays the first alternative: within a longer phrase (« compte
+ * épargne-temps ») its own position is what keeps the words in line. Article numbers keep their
+ * hyphen (« L1237-11 »: a digit before it).
+ */
+export const withHyphensApart = (alternatives: string[]): string[] => [
+  ...new Set(
+    alternatives.flatMap((alternative) => [alternative, alternative.replace(/(?<=\p{L})-(?=\p{L})/gu, " ")]),
+  ),
+];
 
 function toHit(r: Row, terms: string[][]): SearchHit {
   return {

@@ -64,6 +64,11 @@ const LAWYER_REGRESSIONS: Array<{ q: string; expected: string; why: string; stil
     why: "the groupements d'employeurs pour l'insertion et la qualification, an abbreviation the guides define",
   },
   {
+    q: "Le chèque-vacances qu'est-ce que c'est ?",
+    expected: "code-du-travail/L3263-1",
+    why: "asked as typed on the Code du travail numérique; Postgres required the compound « chèque-vac », and the code writes « chèques-vacances »: nothing was found",
+  },
+  {
     q: "maladie professionnelle",
     expected: "code-de-la-securite-sociale/L461-1",
     why: "« Est présumée d'origine professionnelle toute maladie désignée dans un tableau… »",
