@@ -38,6 +38,9 @@ describe("keyTerms", () => {
       "period",
       "essai",
     ]);
+    // A word and its plural are one term (« congés payés », « congé payé »).
+    expect(keyTerms("Qui a droit aux congés payés ?")).toEqual(keyTerms("droit congé payé"));
+    expect(keyTerms("les travaux, les lois")).toEqual(["travau", "loi"]);
   });
 
   it("leaves out an abbreviation the question defines in parentheses after its words", () => {

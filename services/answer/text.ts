@@ -38,8 +38,17 @@ const STOP_WORDS = new Set(
   ).split(" "),
 );
 
-/** A crude stem: accents folded, lower case, the first 6 letters (enough to pair "licenciement" and "licencié"). */
-export const stem = (word: string) => foldAccents(word).toLowerCase().slice(0, 6);
+/**
+ * A crude stem: accents folded, lower case, a plural's final s or x left out, then the first 6
+ * letters (enough to pair "licenciement" and "licencié"). Without the plural rule a word of six
+ * letters or fewer and its plural differed: « qui a droit aux congés payés ? » found « conges »
+ * and « payes » stated nowhere in « Tout salarié a droit chaque année à un congé payé… ».
+ */
+export const stem = (word: string) =>
+  foldAccents(word)
+    .toLowerCase()
+    .replace(/(?<=\p{L}{3})[sx]$/u, "")
+    .slice(0, 6);
 
 /**
  * Abbreviations a text defines itself, in parentheses after the words they abbreviate: "activité
