@@ -94,6 +94,17 @@ describe("composeExtractive", () => {
       expect([DEMISSION.text, ESSAI.text].some((t) => t.includes(s.text))).toBe(true);
   });
 
+  it("reads a word and its plural as one: « congés payés » is stated in « un congé payé »", () => {
+    const conges = {
+      publicId: "code-du-travail/L3141-1",
+      text: "Tout salarié a droit chaque année à un congé payé à la charge de l'employeur.",
+    };
+    const rarity = rarityOver([conges.text, ...OTHER_TEXTS]);
+    const answer = composeExtractive("Qui a droit aux congés payés ?", [conges], 3, rarity);
+    expect(answer.evidence).toBe("sufficient");
+    expect(answer.sentences).toEqual([{ text: conges.text, citations: [conges.publicId] }]);
+  });
+
   it("says insufficient when no sentence covers enough of the question", () => {
     expect(
       composeExtractive("Quel est le taux de TVA sur les vols spatiaux ?", [DEMISSION, ESSAI], 3, RARITY),
