@@ -52,7 +52,15 @@ describe("pairedBootstrap", () => {
     const b = Array.from({ length: 40 }, (_, i) => (i % 4 === 1 ? 1 : 0));
     const alone = pairedBootstrap(a, b);
     // Each pair its own group gives the same interval as no groups.
-    expect(pairedBootstrap(a, b, 5000, 1, a.map((_, i) => `q${i}`))).toEqual(alone);
+    expect(
+      pairedBootstrap(
+        a,
+        b,
+        5000,
+        1,
+        a.map((_, i) => `q${i}`),
+      ),
+    ).toEqual(alone);
     // The same 40 questions each asked in 10 wordings that succeed and fail together.
     const repeat = <T>(xs: T[]) => xs.flatMap((x) => Array.from({ length: 10 }, () => x));
     const groups = repeat(a.map((_, i) => `q${i}`));

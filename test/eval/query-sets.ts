@@ -143,7 +143,12 @@ function codeDuTravailNumbers(): Map<string, string[]> {
 export async function cdtnRequests(
   version = process.env.EVAL_CDTN_REQUESTS_VERSION || CDTN_REQUESTS_VERSION,
 ): Promise<QuerySet> {
-  const dir = await fetchNpmPackage(CDTN_REQUESTS_PACKAGE, version, EVAL_SOURCES, "EVAL_CDTN_REQUESTS_VERSION");
+  const dir = await fetchNpmPackage(
+    CDTN_REQUESTS_PACKAGE,
+    version,
+    EVAL_SOURCES,
+    "EVAL_CDTN_REQUESTS_VERSION",
+  );
   type Request = { title: string; variants?: string[]; refs: Array<{ url: string }> };
   const requests = JSON.parse(readFileSync(path.join(dir, "data/requests.json"), "utf8")) as Request[];
   const numbers = codeDuTravailNumbers();

