@@ -271,7 +271,7 @@ try {
       `answered on another question's sources (evidence gate, lower is better): ${pct(mismatchedAnswered / n)}`,
     );
     // Wordings of one question (cdtn-questions) are resampled together.
-    const groups = ordered.map((q, i) => q.group ?? `#${i}`);
+    const groups = ordered.map((q) => q.group);
     const hitGap = pairedBootstrap(totals.answer.hit, totals.search.hit, 5000, 1, groups);
     const recallGap = pairedBootstrap(totals.answer.recall, totals.search.recall, 5000, 1, groups);
     console.log(

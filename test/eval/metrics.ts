@@ -54,14 +54,15 @@ export interface PairedDifference {
  * differences is the interval. An interval that holds 0 is a difference the questions cannot tell
  * from chance. `groups` (one name per pair) resamples whole groups instead: wordings of one request
  * succeed or fail together, and counting them as independent questions would narrow the interval
- * more than the data allows (a cluster bootstrap). Without groups each pair is its own.
+ * more than the data allows (a cluster bootstrap). Without groups, or without a group for a
+ * pair, each pair is its own.
  */
 export function pairedBootstrap(
   a: number[],
   b: number[],
   resamples = 5000,
   seed = 1,
-  groups?: readonly string[],
+  groups?: ReadonlyArray<string | undefined>,
 ): PairedDifference {
   if (a.length !== b.length || a.length === 0)
     throw new Error("pairedBootstrap: two series of the same, non-zero length");
@@ -70,7 +71,7 @@ export function pairedBootstrap(
   // Per group, the sum of its differences and its size.
   const sums = new Map<string, { sum: number; size: number }>();
   d.forEach((x, i) => {
-    const key = groups ? groups[i]! : String(i);
+    const key = groups?.[i] ?? `#${i}`;
     const group = sums.get(key) ?? { sum: 0, size: 0 };
     group.sum += x;
     group.size += 1;

@@ -303,7 +303,7 @@ const tables = [...runs].map(([key, setRuns]) => {
         referenceHits,
         5000,
         1,
-        prepared.get(key)!.map((q, i) => q.group ?? `#${i}`),
+        prepared.get(key)!.map((q) => q.group),
       );
       interval = `${signed(d.mean)} [${signed(d.low)}, ${signed(d.high)}]`;
     }
