@@ -8,7 +8,8 @@ import {
   type TermRarity,
 } from "./extractive.ts";
 import { checkReply, quotedSpans } from "./generative.ts";
-import { definedAbbreviations, keyTerms, splitSentences, stem } from "./text.ts";
+import { evidenceNote, INSUFFICIENT_NOTE } from "./service.ts";
+import { definedAbbreviations, keyTerms, splitSentences, stem, wordsBehind } from "./text.ts";
 
 const ESSAI = {
   publicId: "code-du-travail/L1221-19",
@@ -80,6 +81,30 @@ const OTHER_TEXTS = [
 ];
 const RARITY = rarityOver([ESSAI.text, DEMISSION.text, ...OTHER_TEXTS]);
 
+describe("wordsBehind", () => {
+  it("names terms by the question's own words, the first written, in the terms' order", () => {
+    const question = "Une rupture conventionnelle individuelle, les ruptures sont-elles possibles ?";
+    expect(wordsBehind(question, [stem("individuelle"), stem("rupture")])).toEqual([
+      "individuelle",
+      "rupture",
+    ]);
+    expect(wordsBehind(question, ["absent"])).toEqual([]);
+  });
+});
+
+describe("evidenceNote", () => {
+  it("says nothing of a sufficient answer, and why an insufficient one does not answer", () => {
+    expect(evidenceNote("sufficient", 2, ["parental"])).toBeNull();
+    expect(evidenceNote("insufficient", 0, ["parental"])).toBe(INSUFFICIENT_NOTE);
+    const unstated = evidenceNote("insufficient", 2, ["individuelle", "rupture"]);
+    expect(unstated).toMatch(
+      /closest the loaded corpus holds, not an answer: no quoted sentence states « individuelle », « rupture »\./,
+    );
+    expect(unstated).toMatch(/not evidence that no rule exists/);
+    expect(evidenceNote("insufficient", 1, [])).toMatch(/cover too little of the question/);
+  });
+});
+
 describe("composeExtractive", () => {
   it("answers with the sentence that covers the question, citing its provision", () => {
     const answer = composeExtractive(
@@ -148,12 +173,19 @@ describe("composeExtractive", () => {
     const question = "Un salarié en congé parental ?";
     const answer = composeExtractive(question, [underHeading], 1, rarity);
     expect(answer.coverage).toBeGreaterThanOrEqual(MIN_ANSWER_COVERAGE);
-    expect(answer).toMatchObject({ sentences: [], evidence: "insufficient" });
+    // Quoted as the closest statement, flagged, with the rare words it does not state.
+    expect(answer).toMatchObject({
+      sentences: [{ text: underHeading.text, citations: ["p"] }],
+      evidence: "insufficient",
+    });
+    expect(answer.unstated).toEqual(expect.arrayContaining(["parent"]));
+    expect(answer.unstated).not.toContain("salari");
     // A sentence that states the rare words answers.
     const states = { publicId: "q", text: "Le congé parental d'éducation est ouvert à tout salarié." };
     const answered = composeExtractive(question, [underHeading, states], 2, rarity);
     expect(answered.evidence).toBe("sufficient");
     expect(answered.sentences.flatMap((s) => s.citations)).toContain("q");
+    expect(answered.unstated).toEqual([]);
   });
 
   it("reads the rarer half of the question's terms as its rare words, at least the rarest", () => {

@@ -24,11 +24,20 @@ export interface AnswerSentence {
 }
 
 export interface Composition {
+  /**
+   * The sentences quoted, each covering a third of the question; quoted whatever the evidence,
+   * so that an insufficient answer still shows the closest statements the sources hold.
+   */
   sentences: AnswerSentence[];
-  /** Insufficient: no retrieved provision speaks to enough of the question. */
+  /**
+   * Insufficient: the quoted sentences do not answer (together they cover too little of the
+   * question, or none states one of its rare words), or there are none.
+   */
   evidence: "sufficient" | "insufficient";
   /** Share of the question's weighted terms the answer covers, inherited ones at INHERITED_WEIGHT, 0–1. */
   coverage: number;
+  /** The question's rare terms (rareTerms) that no quoted sentence states itself, rarest first. */
+  unstated: string[];
 }
 
 /** A sentence must cover this share of the question's weighted terms to be part of an answer. */
@@ -129,8 +138,8 @@ export function composeExtractive(
   // A word the corpus never uses weighs the most: no provision can be evidence for it, and a
   // question that hinges on it ("TVA" in a labour code) is not answered by the other words.
   const questionTerms = keyTerms(question).filter((t) => !rarity.ignored?.has(t));
-  if (questionTerms.length === 0 || sources.length === 0)
-    return { sentences: [], evidence: "insufficient", coverage: 0 };
+  if (questionTerms.length === 0)
+    return { sentences: [], evidence: "insufficient", coverage: 0, unstated: [] };
 
   const candidates: Candidate[] = sources.flatMap((source, i) => {
     const sentences = splitSentences(source.text);
@@ -166,7 +175,7 @@ export function composeExtractive(
   );
   const total = questionTerms.reduce((sum, term) => sum + weight.get(term)!, 0);
   // Every word in every provision: the question's words cannot tell evidence from noise.
-  if (total === 0) return { sentences: [], evidence: "insufficient", coverage: 0 };
+  if (total === 0) return { sentences: [], evidence: "insufficient", coverage: 0, unstated: [] };
   const covered = (terms: Iterable<string>) =>
     [...terms].reduce((sum, t) => sum + (weight.get(t) ?? 0), 0) / total;
   // Evidence: the terms stated in full, the terms only inherited at INHERITED_WEIGHT.
@@ -204,23 +213,22 @@ export function composeExtractive(
     .filter((c) => c.source >= maxSentences)
     .sort((a, b) => weighed(b) - weighed(a) || a.source - b.source);
   const chosen = [...firstPage, ...below].slice(0, maxSentences);
-  const coverage = evidenceOf(
-    new Set(chosen.flatMap((c) => [...c.own])),
-    new Set(chosen.flatMap((c) => [...c.terms])),
-  );
-  if (chosen.length === 0 || coverage < MIN_ANSWER_COVERAGE)
-    return { sentences: [], evidence: "insufficient", coverage };
+  const stated = new Set(chosen.flatMap((c) => [...c.own]));
+  const coverage = evidenceOf(stated, new Set(chosen.flatMap((c) => [...c.terms])));
   // Covering the common words is not answering: some sentence must itself state one of the words
   // that make the question what it is. Inherited from headings, the provision's first sentence or
   // the guides' titles does not count.
   const rare = rareTerms(questionTerms, weight);
-  if (!chosen.some((c) => rare.some((t) => c.own.has(t))))
-    return { sentences: [], evidence: "insufficient", coverage };
+  const unstated = rare.filter((t) => !stated.has(t)).sort((a, b) => weight.get(b)! - weight.get(a)!);
+  const sufficient = chosen.length > 0 && coverage >= MIN_ANSWER_COVERAGE && unstated.length < rare.length;
+  // Quoted either way: an insufficient answer shows the closest statements the sources hold, as
+  // such, and which of the question's rare words none of them states.
   chosen.sort((a, b) => a.source - b.source || a.position - b.position);
   return {
     sentences: chosen.map((c) => ({ text: c.text, citations: [sources[c.source]!.publicId] })),
-    evidence: "sufficient",
+    evidence: sufficient ? "sufficient" : "insufficient",
     coverage,
+    unstated,
   };
 }
 

@@ -11,7 +11,7 @@ import { logAnswer } from "../store/answer-log.ts";
 import { type ProvisionText, provisionTexts, wordFrequencies } from "../store/corpus-queries.ts";
 import { type AnswerSentence, composeExtractive, type TermRarity } from "./extractive.ts";
 import { composeGenerative } from "./generative.ts";
-import { keyWords, stem } from "./text.ts";
+import { keyWords, stem, wordsBehind } from "./text.ts";
 
 /**
  * Answering a question from the corpus: retrieve provisions through the search engine, compose
@@ -35,6 +35,10 @@ export interface AnswerOutcome {
   question: string;
   sentences: AnswerSentence[];
   evidence: "sufficient" | "insufficient";
+  /** When the evidence is insufficient: why, and what to do (evidenceNote). */
+  evidenceNote: string | null;
+  /** The question's rare words no quoted sentence states itself, as the question writes them, rarest first. */
+  unstatedWords: string[];
   composer: "extractive" | "generative";
   fallbackReason: string | null;
   sources: Array<ProvisionText & { cited: boolean; excerpt: string }>;
@@ -55,6 +59,27 @@ const RETRIEVED = 20;
 
 export const INSUFFICIENT_NOTE =
   "The loaded corpus holds no provision that answers this question clearly. The closest provisions are listed as sources, uncited. This is not evidence that no rule exists: the corpus is incomplete, check the coverage.";
+
+const NO_RULE_CAVEAT =
+  "Read the cited provisions before relying on them. This is not evidence that no rule exists: the corpus is incomplete, check the coverage.";
+
+/**
+ * What an insufficient answer means, in words. Its sentences, when it has some, are the closest
+ * statements the sources hold (each covers a third of the question), not an answer: the note says
+ * which of the question's rare words no quoted sentence states, or that together they cover too little.
+ */
+export function evidenceNote(
+  evidence: AnswerOutcome["evidence"],
+  sentences: number,
+  unstatedWords: string[],
+): string | null {
+  if (evidence === "sufficient") return null;
+  if (sentences === 0) return INSUFFICIENT_NOTE;
+  const why = unstatedWords.length
+    ? `no quoted sentence states ${unstatedWords.map((w) => `« ${w} »`).join(", ")}`
+    : "together they cover too little of the question";
+  return `The sentences quoted are the closest the loaded corpus holds, not an answer: ${why}. ${NO_RULE_CAVEAT}`;
+}
 
 export function ensurePlanAllowsAnswers(plan: PlanRow): void {
   if (!plan.answerEnabled)
@@ -138,6 +163,7 @@ export async function answerQuestion(
   let fallbackReason: string | null = null;
   let sentences: AnswerSentence[] = [];
   let evidence: AnswerOutcome["evidence"] = "insufficient";
+  let unstatedWords: string[] = [];
   if (ctx.config.ANSWER_LLM_URL) {
     const generated = await composeGenerative(
       {
@@ -170,6 +196,7 @@ export async function answerQuestion(
     );
     sentences = composed.sentences;
     evidence = composed.evidence;
+    unstatedWords = wordsBehind(question, composed.unstated);
   }
 
   const cited = [...new Set(sentences.flatMap((s) => s.citations))];
@@ -182,6 +209,8 @@ export async function answerQuestion(
     question: request.question,
     sentences,
     evidence,
+    evidenceNote: evidenceNote(evidence, sentences.length, unstatedWords),
+    unstatedWords,
     composer,
     fallbackReason,
     sources: listed.map((id) => {

@@ -87,3 +87,17 @@ export function keyWords(text: string): string[] {
 
 /** The meaningful words of a text, stemmed, each once. */
 export const keyTerms = (text: string): string[] => [...new Set(keyWords(text).map(stem))];
+
+/**
+ * The words of a text behind some of its terms, as written there (the first for each term), in
+ * the order of the terms: how the answer names the question's words no sentence states.
+ */
+export function wordsBehind(text: string, terms: readonly string[]): string[] {
+  const written = new Map<string, string>();
+  for (const raw of text.split(/[^\p{L}\p{N}]+/u)) {
+    if (!raw) continue;
+    const term = stem(raw);
+    if (!written.has(term)) written.set(term, raw);
+  }
+  return terms.flatMap((term) => written.get(term) ?? []);
+}

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type AnswerOutcome, INSUFFICIENT_NOTE } from "../answer/service.ts";
+import type { AnswerOutcome } from "../answer/service.ts";
 import { filterBlock, filterSchema, type Meta, metaSchema, provisionUrl } from "./envelope.ts";
 import { namedDocumentSchema, presentSpelling, spellingSchema } from "./search.ts";
 
@@ -24,9 +24,10 @@ export const answerResponseSchema = z
     data: z.object({
       question: z.string(),
       answer: z.object({
-        text: z
-          .string()
-          .meta({ description: "The sentences, joined. Empty when the evidence is insufficient." }),
+        text: z.string().meta({
+          description:
+            "The sentences, joined. When the evidence is insufficient, the closest statements the sources hold, which do not answer (evidence_note says why); empty when no sentence covers a third of the question.",
+        }),
         sentences: z
           .array(
             z.object({
@@ -42,10 +43,14 @@ export const answerResponseSchema = z
           }),
       }),
       evidence: z.enum(["sufficient", "insufficient"]),
-      evidence_note: z
-        .string()
-        .nullable()
-        .meta({ description: "When the evidence is insufficient: what that means and what to do." }),
+      evidence_note: z.string().nullable().meta({
+        description:
+          "When the evidence is insufficient: what that means (the question's words no quoted sentence states, or too little of the question covered) and what to do.",
+      }),
+      unstated_words: z.array(z.string()).meta({
+        description:
+          "The question's rare words (the rarer half by how many provisions use them) that no quoted sentence states itself, rarest first, as the question writes them (abbreviations spelt out). Empty when every one is stated; never empty on an insufficient answer with sentences unless they cover too little of the question.",
+      }),
       sources: z.array(sourceSchema),
       composer: z.enum(["extractive", "generative"]),
       fallback_reason: z
@@ -73,7 +78,8 @@ export function presentAnswer(outcome: AnswerOutcome, meta: Meta): z.infer<typeo
       question: outcome.question,
       answer: { text: outcome.sentences.map((s) => s.text).join(" "), sentences: outcome.sentences },
       evidence: outcome.evidence,
-      evidence_note: outcome.evidence === "insufficient" ? INSUFFICIENT_NOTE : null,
+      evidence_note: outcome.evidenceNote,
+      unstated_words: outcome.unstatedWords,
       sources: outcome.sources.map((s) => ({
         id: s.publicId,
         document: { id: s.document.publicId, title: s.document.title },

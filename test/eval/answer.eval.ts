@@ -162,6 +162,8 @@ try {
       search: { hit: [] as number[], precision: [] as number[], recall: [] as number[] },
       answer: {
         hit: [] as number[],
+        /** A relevant provision cited by an answer with sufficient evidence (insufficient ones count 0). */
+        hitSufficient: [] as number[],
         precision: [] as number[],
         recall: [] as number[],
         sentences: 0,
@@ -215,6 +217,7 @@ try {
           cited: [...new Set(outcome.sentences.flatMap((s) => s.citations))],
           sources: outcome.sources.map((s) => s.publicId),
           evidence: outcome.evidence,
+          unstated: outcome.unstatedWords,
         });
         // As the composer reads them, with the guides' titles (none without EVAL_GUIDES).
         listed.push(
@@ -226,7 +229,9 @@ try {
           })),
         );
         const cited = [...new Set(outcome.sentences.flatMap((s) => s.citations))];
-        totals.answer.hit.push(cited.some((id) => expected.includes(id)) ? 1 : 0);
+        const hit = cited.some((id) => expected.includes(id)) ? 1 : 0;
+        totals.answer.hit.push(hit);
+        totals.answer.hitSufficient.push(outcome.evidence === "sufficient" ? hit : 0);
         totals.answer.recall.push(share(cited, expected));
         if (cited.length) totals.answer.precision.push(share(expected, cited));
         if (outcome.evidence === "sufficient") totals.answer.answered += 1;
@@ -268,6 +273,9 @@ try {
       `answer, extractive   ${pct(mean(totals.answer.hit)).padStart(6)}   ${pct(mean(totals.answer.precision)).padStart(18)}   ${pct(mean(totals.answer.recall)).padStart(15)}   ${pct(totals.answer.sentences ? totals.answer.supported / totals.answer.sentences : 1).padStart(12)}   ${pct(totals.answer.answered / n).padStart(8)}`,
     );
     console.log(
+      `answer, sufficient   ${pct(mean(totals.answer.hitSufficient)).padStart(6)}   (hit counted only where the evidence is sufficient)`,
+    );
+    console.log(
       `answered on another question's sources (evidence gate, lower is better): ${pct(mismatchedAnswered / n)}`,
     );
     // Wordings of one question (cdtn-questions) are resampled together.
@@ -286,7 +294,7 @@ try {
     );
   }
   console.log(
-    "\nPrecision counts only questions with at least one citation; 'answered' is the share with sufficient evidence.",
+    "\nPrecision counts only questions with at least one citation; 'answered' is the share with sufficient evidence. An insufficient answer cites the closest sentences it quotes, if any.",
   );
   await search.close();
 } finally {

@@ -142,8 +142,26 @@ describe("POST /api/v1/answer", () => {
     expect(body.data.evidence).toBe("insufficient");
     expect(body.data.answer).toEqual({ text: "", sentences: [] });
     expect(body.data.evidence_note).toMatch(/not evidence that no rule exists/);
+    expect(body.data.unstated_words).toEqual(expect.arrayContaining(["TVA", "Lune"]));
     expect(body.data.sources.length).toBeGreaterThan(0);
     for (const source of body.data.sources) expect(source.cited).toBe(false);
+  });
+
+  it("quotes the closest sentences of an insufficient answer as such, naming the words none states", async () => {
+    // The code states the trial period of workers and employees, never of lunar astronauts: the
+    // question's rare words (the rarer half) are the two no provision uses.
+    const { status, body } = await ask({ question: "La période d'essai des astronautes lunaires ?" });
+    expect(status).toBe(200);
+    expect(body.data.evidence).toBe("insufficient");
+    expectBoundToSources(body);
+    expect(body.data.answer.sentences[0].citations).toEqual(["code-du-travail/L1221-19"]);
+    expect(body.data.unstated_words).toEqual(["astronautes", "lunaires"]);
+    expect(body.data.evidence_note).toMatch(
+      /not an answer: no quoted sentence states « astronautes », « lunaires »/,
+    );
+    expect(body.data.evidence_note).toMatch(/not evidence that no rule exists/);
+    const cited = body.data.sources.filter((s: any) => s.cited).map((s: any) => s.id);
+    expect(cited).toEqual(["code-du-travail/L1221-19"]);
   });
 
   it("refuses bad requests, missing scopes and the beta plan, and costs more than a search", async () => {

@@ -14,7 +14,7 @@ export const answerQuestionTool = defineTool({
   name: "answer_question",
   title: "Answer a legal question from the loaded law",
   description:
-    "An answer made only of sentences from the provisions it cites (each with its public id), or an explicit statement that the loaded corpus does not answer. Check the cited provisions before relying on the answer.",
+    "An answer made only of sentences from the provisions it cites (each with its public id). Read `evidence` first: when it is insufficient, the sentences (if any) are the closest the loaded corpus holds, not an answer, and `evidence_note` and `unstated_words` say which of the question's words none of them states. Check the cited provisions before relying on the answer.",
   scope: "answer:write",
   input: z.object({
     question: z
