@@ -47,6 +47,41 @@ const DEFINITIONS: Array<[string, string]> = [
     "Est considéré comme accident du travail l'accident survenu. Est également considéré comme accident du travail l'accident de trajet. Sont considérées comme maladies professionnelles les maladies…",
     "accident du travail ; maladies professionnelles",
   ],
+  // Opening with the notion (migration 019): a genus, a purpose, a designation, an institution.
+  [
+    "Le contrat d'apprentissage est un contrat de travail de type particulier conclu entre un apprenti et un employeur.",
+    "contrat d'apprentissage",
+  ],
+  [
+    "L'intéressement a pour objet d'associer collectivement les salariés aux résultats de l'entreprise.",
+    "intéressement",
+  ],
+  [
+    "Le portage salarial désigne l'ensemble organisé constitué par une relation tripartite.",
+    "portage salarial",
+  ],
+  [
+    "Un comité social et économique est mis en place dans les entreprises d'au moins onze salariés.",
+    "comité social et économique",
+  ],
+  // An institution by description is not read: its words are other notions' (« …d'accidents du travail »).
+  ["Il est institué une surcompensation des prestations d'accidents du travail.", ""],
+  // Both kinds in one text, each once.
+  [
+    "La participation a pour objet de garantir aux salariés le droit de participer aux résultats. On entend par réserve spéciale de participation la somme calculée…",
+    "participation ; réserve spéciale de participation",
+  ],
+  // An opening that defines nothing: another verb, a definite article, an agent acting, a verb in the subject.
+  ["Le délai est de deux mois.", ""],
+  [
+    "Le contrat de travail à durée indéterminée est la forme normale et générale de la relation de travail.",
+    "",
+  ],
+  ["Le comité désigne son président parmi ses membres.", ""],
+  ["Le présent chapitre a pour objet de fixer les règles.", ""],
+  ["L'Etat peut apporter son concours, qui est une aide, aux entreprises.", ""],
+  // Only the opening: a later sentence of the form is a rule about the notion, not its definition.
+  ["L'employeur informe le salarié. Le contrat de travail à temps partiel est un contrat écrit.", ""],
   // Qualities, not notions; and texts that define nothing.
   ["Sont considérés comme ayant la qualité de cadre dirigeant les cadres auxquels…", ""],
   ["Est réputée non écrite toute clause contraire.", ""],

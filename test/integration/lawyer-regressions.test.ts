@@ -69,6 +69,16 @@ const LAWYER_REGRESSIONS: Array<{ q: string; expected: string; why: string; stil
     why: "asked as typed on the Code du travail numérique; Postgres required the compound « chèque-vac », and the code writes « chèques-vacances »: nothing was found",
   },
   {
+    q: "intéressement",
+    expected: "code-du-travail/L3312-1",
+    why: "« L'intéressement a pour objet d'associer collectivement les salariés… » opens the article that institutes it (23rd before migration 019)",
+  },
+  {
+    q: "participation aux résultats",
+    expected: "code-du-travail/L3322-1",
+    why: "« La participation a pour objet de garantir collectivement aux salariés le droit de participer aux résultats… » (11th before migration 019)",
+  },
+  {
     q: "maladie professionnelle",
     expected: "code-de-la-securite-sociale/L461-1",
     why: "« Est présumée d'origine professionnelle toute maladie désignée dans un tableau… »",
