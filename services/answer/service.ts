@@ -57,11 +57,10 @@ export interface AnswerOutcome {
  */
 const RETRIEVED = 20;
 
-export const INSUFFICIENT_NOTE =
-  "The loaded corpus holds no provision that answers this question clearly. The closest provisions are listed as sources, uncited. This is not evidence that no rule exists: the corpus is incomplete, check the coverage.";
+const NOT_EVIDENCE_OF_NO_RULE =
+  "This is not evidence that no rule exists: the corpus is incomplete, check the coverage.";
 
-const NO_RULE_CAVEAT =
-  "Read the cited provisions before relying on them. This is not evidence that no rule exists: the corpus is incomplete, check the coverage.";
+export const INSUFFICIENT_NOTE = `The loaded corpus holds no provision that answers this question clearly. The closest provisions are listed as sources, uncited. ${NOT_EVIDENCE_OF_NO_RULE}`;
 
 /**
  * What an insufficient answer means, in words. Its sentences, when it has some, are the closest
@@ -78,7 +77,7 @@ export function evidenceNote(
   const why = unstatedWords.length
     ? `no quoted sentence states ${unstatedWords.map((w) => `« ${w} »`).join(", ")}`
     : "together they cover too little of the question";
-  return `The sentences quoted are the closest the loaded corpus holds, not an answer: ${why}. ${NO_RULE_CAVEAT}`;
+  return `The sentences quoted are the closest the loaded corpus holds, not an answer: ${why}. Read the cited provisions before relying on them. ${NOT_EVIDENCE_OF_NO_RULE}`;
 }
 
 export function ensurePlanAllowsAnswers(plan: PlanRow): void {
