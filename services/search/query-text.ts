@@ -1,5 +1,8 @@
 import { foldAccents } from "../core/public-ids.ts";
+import { isStopWord } from "./stop-words.ts";
 import { capitalsTell, type Synonyms } from "./synonyms.ts";
+
+export { isStopWord };
 
 /**
  * What a free-text query asks for, engine-agnostic. People type questions ("Quelle est la durée
@@ -15,32 +18,6 @@ const QUESTION_WORDS = new Set(
     "a-t-il y-a-t-il ont avoir fait faire existe-t-il s'agit-il agit"
   ).split(" "),
 );
-
-/**
- * The French stop words both engines drop: the Snowball list, which is Postgres's `french`
- * dictionary (tsearch_data/french.stop) and Lucene's `_french_` stop set, plus "les" and "ils",
- * which Lucene drops and Postgres's list lacks (it indexes them as "le" and "il", in nearly every
- * provision). Terms are counted for the minimum-should-match without them, as each engine counts
- * after analysis.
- */
-const STOP_WORDS = new Set(
-  (
-    "au aux avec ce ces dans de des du elle en et eux il ils je la le les leur lui ma mais me même mes " +
-    "moi mon ne nos notre nous on ou par pas pour qu que qui sa se ses son sur ta te tes toi ton " +
-    "tu un une vos votre vous c d j l à m n s t y été étée étées étés étant étante étants étantes " +
-    "suis es est sommes êtes sont serai seras sera serons serez seront serais serait serions " +
-    "seriez seraient étais était étions étiez étaient fus fut fûmes fûtes furent sois soit soyons " +
-    "soyez soient fusse fusses fût fussions fussiez fussent ayant ayante ayantes ayants eu eue " +
-    "eues eus ai as avons avez ont aurai auras aura aurons aurez auront aurais aurait aurions " +
-    "auriez auraient avais avait avions aviez avaient eut eûmes eûtes eurent aie aies ait ayons " +
-    "ayez aient eusse eusses eût eussions eussiez eussent"
-  )
-    .split(" ")
-    .map((w) => foldAccents(w)),
-);
-
-/** A stop word (lower case, accents folded): never a term, never marked in a snippet. */
-export const isStopWord = (folded: string) => STOP_WORDS.has(folded);
 
 /** The words of a query that should match, in order, elisions ("l'", "d'") removed. */
 export function queryWords(q: string): string[] {
@@ -82,8 +59,12 @@ export const MAX_QUERY_TERMS = 16;
 export function queryTerms(q: string, synonyms: Synonyms): string[][] {
   const capitals = capitalsTell(q);
   const spelt = ` ${comparable(q)} `;
+  const meant = everydayReadings(q, synonyms);
   return searchedWords(q, synonyms).flatMap((word) => {
-    const alternatives = synonyms.alternatives(word, capitals);
+    const read = comparable(word)
+      .split(" ")
+      .flatMap((part) => meant.get(part) ?? []);
+    const alternatives = [...new Set([...synonyms.alternatives(word, capitals), ...read])];
     // An abbreviation the query spells out (« l'activité partielle (AP) ») is no term of its own:
     // the query's own words already search its full form.
     if (alternatives.some((a, i) => i > 0 && a.includes(" ") && spelt.includes(` ${comparable(a)} `)))
@@ -91,6 +72,21 @@ export function queryTerms(q: string, synonyms: Synonyms): string[][] {
     // A stop word read as an abbreviation (« SA ») is searched by its full form alone.
     return [alternatives.filter((alternative) => !isStopWord(foldAccents(alternative).toLowerCase()))];
   });
+}
+
+/**
+ * The full forms a query's words mean by the everyday names they make up (synonyms.everydayNames):
+ * in « fiche de paie », « fiche » and « paie » each also search « bulletin de paie », so the
+ * provision the law writes it in holds both terms. By word, as comparable() writes it.
+ */
+function everydayReadings(q: string, synonyms: Synonyms): Map<string, string[]> {
+  const meant = new Map<string, string[]>();
+  for (const name of synonyms.everydayNames(q))
+    for (const word of name.words) {
+      const key = comparable(word);
+      meant.set(key, [...(meant.get(key) ?? []), name.full]);
+    }
+  return meant;
 }
 
 /** A text as phrases are compared: accents, case and punctuation aside. */
@@ -111,7 +107,7 @@ export function searchedWords(q: string, synonyms?: Synonyms): string[] {
   const words: string[] = [];
   for (const word of queryWords(q)) {
     const key = foldAccents(word).toLowerCase();
-    const stop = STOP_WORDS.has(key) && (synonyms?.alternatives(word, capitals).length ?? 1) === 1;
+    const stop = isStopWord(key) && (synonyms?.alternatives(word, capitals).length ?? 1) === 1;
     if (stop || seen.has(key)) continue;
     seen.add(key);
     words.push(word);

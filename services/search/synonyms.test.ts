@@ -95,6 +95,34 @@ describe("Synonyms", () => {
     ]);
   });
 
+  it("reads an everyday name as the full form too, where the query uses it, stemmed and stop words aside", () => {
+    const everyday = Synonyms.parse(
+      `version: 1
+groups:
+  - [bulletin de paie, fiche de paie, feuille de paie]
+  - [congé de maternité, congé maternité]
+`,
+      "synonyms.yaml",
+    );
+    // Each word of the name also searches the full form, so the provision the law writes it in holds both terms.
+    expect(queryTerms("Mes fiches de la paie sont fausses", everyday)).toEqual([
+      ["fiches", "bulletin de paie"],
+      ["paie", "bulletin de paie"],
+      ["fausses"],
+    ]);
+    // The full form itself is searched as written; the words apart are no name.
+    expect(queryTerms("bulletin de paie", everyday)).toEqual([["bulletin"], ["paie"]]);
+    expect(queryTerms("fiche de poste et paie", everyday)).toEqual([["fiche"], ["poste"], ["paie"]]);
+    // A member whose words are the full form's is no everyday name: nothing to read otherwise.
+    expect(queryTerms("congé maternité", everyday)).toEqual([["congé"], ["maternité"]]);
+    // The answer composer reads the question with the full form.
+    expect(everyday.canonical("Que faire sans feuille de paie ?")).toBe("Que faire sans bulletin de paie ?");
+    expect(everyday.everydayNames("Fiche de paie et feuille de paie")).toEqual([
+      { start: 0, end: 13, words: ["Fiche", "paie"], full: "bulletin de paie" },
+      { start: 17, end: 32, words: ["feuille", "paie"], full: "bulletin de paie" },
+    ]);
+  });
+
   it("loads the repository's file", () => {
     const bundled = Synonyms.bundled();
     expect(bundled.groups.length).toBeGreaterThan(20);
@@ -104,6 +132,14 @@ describe("Synonyms", () => {
       "comité d'hygiène, de sécurité et des conditions de travail",
     );
     expect(bundled.alternatives("prépare")).toEqual(["prépare"]);
+    // Everyday names, read as the codes' words.
+    expect(bundled.canonical("Le chômage technique est-il payé ?")).toBe(
+      "Le activité partielle est-il payé ?",
+    );
+    expect(queryTerms("ticket resto", bundled)).toEqual([
+      ["ticket", "titre-restaurant"],
+      ["resto", "titre-restaurant"],
+    ]);
     for (const group of bundled.groups)
       for (const member of group) expect(member, `${group[0]}: "${member}"`).toMatch(/^\p{L}/u);
   });

@@ -1,10 +1,12 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import snowball from "snowball-stemmers";
 import { z } from "zod";
 import { InputError } from "../core/errors.ts";
 import { foldAccents } from "../core/public-ids.ts";
 import { parseRulesFile } from "../core/rules-file.ts";
+import { isStopWord } from "./stop-words.ts";
 
 /**
  * Synonyms editors maintain (ingest/rules/synonyms.yaml): groups of words and phrases that name
@@ -46,12 +48,50 @@ export const capitalsTell = (text: string) =>
 
 const key = (word: string) => foldAccents(word).toLowerCase().trim().replace(/\s+/g, " ");
 
+const stemmer = snowball.newStemmer("french");
+
+/** The words of a text as the engines compare a phrase's: Snowball stems, accents folded, stop words left out. */
+function phraseWords(text: string): Array<{ stem: string; start: number; end: number; word: string }> {
+  return [...text.matchAll(/[\p{L}\p{N}]+/gu)].flatMap((match) => {
+    const lower = match[0].toLowerCase();
+    if (isStopWord(foldAccents(lower))) return [];
+    return [
+      {
+        stem: foldAccents(stemmer.stem(lower)),
+        start: match.index,
+        end: match.index + match[0].length,
+        word: match[0],
+      },
+    ];
+  });
+}
+
+/**
+ * A group's phrase other than its full form, when its words are not the full form's: the everyday
+ * name of what the law calls otherwise (« chômage technique » for « activité partielle »).
+ */
+interface EverydayName {
+  stems: string[];
+  full: string;
+}
+
+/** Where a text uses an everyday name: its span, its words as written, the full form it means. */
+export interface EverydayNameFound {
+  start: number;
+  end: number;
+  words: string[];
+  full: string;
+}
+
 export class Synonyms {
   /** Group members by the folded form of each single word member. */
   private readonly byWord = new Map<string, string[]>();
 
   /** The guides' abbreviations by the folded form of each; the file's groups come first. */
   private readonly abbreviations = new Map<string, AbbreviationReading>();
+
+  /** The file's everyday names, the longest first. */
+  private readonly everyday: EverydayName[] = [];
 
   private constructor(
     readonly groups: string[][],
@@ -60,6 +100,16 @@ export class Synonyms {
   ) {
     for (const group of groups)
       for (const member of group) if (!member.includes(" ")) this.byWord.set(key(member), group);
+    for (const [full, ...others] of groups) {
+      const fullStems = phraseWords(full!)
+        .map((w) => w.stem)
+        .join(" ");
+      for (const other of others) {
+        const stems = phraseWords(other).map((w) => w.stem);
+        if (stems.length >= 2 && stems.join(" ") !== fullStems) this.everyday.push({ stems, full: full! });
+      }
+    }
+    this.everyday.sort((a, b) => b.stems.length - a.stems.length);
     for (const abbreviation of abbreviations)
       if (!this.byWord.has(key(abbreviation.short)))
         this.abbreviations.set(key(abbreviation.short), abbreviation);
@@ -134,10 +184,41 @@ export class Synonyms {
     return [word, ...group.filter((member) => key(member) !== key(word))];
   }
 
-  /** A text with each single word that has synonyms replaced by its group's full form. */
+  /**
+   * The everyday names a text uses (« fiche de paie », « chômage technique »), each where it
+   * stands: a phrase of the file, not its group's full form, whose words (stemmed, stop words
+   * aside, as an engine compares a phrase) follow one another in the text. Occurrences do not
+   * overlap; the longer name wins.
+   */
+  everydayNames(text: string): EverydayNameFound[] {
+    if (this.everyday.length === 0) return [];
+    const words = phraseWords(text);
+    const found: EverydayNameFound[] = [];
+    for (let i = 0; i < words.length; i++) {
+      const name = this.everyday.find(({ stems }) => stems.every((stem, j) => words[i + j]?.stem === stem));
+      if (!name) continue;
+      const last = words[i + name.stems.length - 1]!;
+      found.push({
+        start: words[i]!.start,
+        end: last.end,
+        words: words.slice(i, i + name.stems.length).map((w) => w.word),
+        full: name.full,
+      });
+      i += name.stems.length - 1;
+    }
+    return found;
+  }
+
+  /**
+   * A text with each everyday name replaced by its group's full form (« fiche de paie » is
+   * « bulletin de paie »), then each single word that has synonyms by its group's full form.
+   */
   canonical(text: string): string {
-    const capitals = capitalsTell(text);
-    return text.replace(/[\p{L}\p{N}]+/gu, (word) => {
+    let named = text;
+    for (const name of this.everydayNames(text).reverse())
+      named = named.slice(0, name.start) + name.full + named.slice(name.end);
+    const capitals = capitalsTell(named);
+    return named.replace(/[\p{L}\p{N}]+/gu, (word) => {
       const group = this.groupOf(word, capitals);
       return group ? group[0]! : word;
     });

@@ -78,6 +78,27 @@ const LAWYER_REGRESSIONS: Array<{ q: string; expected: string; why: string; stil
     expected: "code-du-travail/L3322-1",
     why: "« La participation a pour objet de garantir collectivement aux salariés le droit de participer aux résultats… » (11th before migration 019)",
   },
+  // Everyday names (the synonyms file's last section): the words people use, not the law's.
+  {
+    q: "fiche de paie",
+    expected: "code-du-travail/L3243-2",
+    why: "the law says « bulletin de paie »; no provision says « fiche de paie »",
+  },
+  {
+    q: "chômage technique",
+    expected: "code-du-travail/L5122-1",
+    why: "the law says « activité partielle »; « technique » alone is in hundreds of provisions",
+  },
+  {
+    q: "prime de précarité",
+    expected: "code-du-travail/L1243-8",
+    why: "the law says « indemnité de fin de contrat »",
+  },
+  {
+    q: "ticket restaurant",
+    expected: "code-du-travail/L3262-1",
+    why: "the law says « titre-restaurant »",
+  },
   {
     q: "maladie professionnelle",
     expected: "code-de-la-securite-sociale/L461-1",

@@ -182,6 +182,27 @@ const reachAgreement = {
   provisions: [{ ...reachLaw.provisions[0]!, sourceId: "REACH-IDCC-1", versionId: "REACH-IDCC-1-v1" }],
 };
 
+/**
+ * Everyday names (the synonyms file's last section): the law says « bulletin de paie », people
+ * « fiche de paie »; another provision holds « fiche » without the name.
+ */
+const payAct = {
+  ...rarityAct,
+  source: { name: "canonical", documentId: "PAY", version: null },
+  publicId: "loi-paie",
+  title: "Loi sur la rémunération",
+  provisions: [
+    "Lors du paiement du salaire, l'employeur remet au salarié un bulletin de paie.",
+    "La fiche de poste décrit les missions confiées au salarié.",
+  ].map((text, i) => ({
+    ...rarityAct.provisions[0]!,
+    sourceId: `PAY-${i + 1}`,
+    versionId: `PAY-${i + 1}-v1`,
+    number: String(i + 1),
+    text,
+  })),
+};
+
 describe.each(ENGINE_KINDS)("search contract: %s", (kind) => {
   let store: TestStore;
   let engine: SearchEngine;
@@ -196,7 +217,7 @@ describe.each(ENGINE_KINDS)("search contract: %s", (kind) => {
       source: "canonical",
       sourceVersion: "inline",
       parameters: {},
-      documentsTotal: 7,
+      documentsTotal: 8,
       documents: [
         { file: "inline", document: datedAct },
         { file: "inline", document: rarityAct },
@@ -205,6 +226,7 @@ describe.each(ENGINE_KINDS)("search contract: %s", (kind) => {
         { file: "inline", document: snippetAct },
         { file: "inline", document: reachLaw },
         { file: "inline", document: reachAgreement },
+        { file: "inline", document: payAct },
       ],
       rules: parseDomainRules(
         "version: 1\nrules:\n  - name: fiscal\n    match: { document: [loi-datee] }\n    domains: [tax]\n" +
@@ -268,6 +290,18 @@ describe.each(ENGINE_KINDS)("search contract: %s", (kind) => {
     );
     // The group counts as one word: "CDI" and "essai" are both required of a two-word query.
     expect((await engine.search(query("CDI essai"))).hits[0]?.publicId).toBe("code-du-travail/L1221-19");
+  });
+
+  it("reads an everyday name as the law's words too, and a query of the law's words as written", async () => {
+    // No provision says « fiche de paie »: both words are required, and only the full form holds both.
+    const everyday = await engine.search(query("fiche de paie", { document: "loi-paie" }));
+    expect(everyday.hits.map((h) => h.publicId)).toEqual(["loi-paie/1"]);
+    expect(everyday.hits[0]?.snippet).toContain("<mark>bulletin</mark> de <mark>paie</mark>");
+    // « paie » then « fiche » is no everyday name: nothing holds both words.
+    expect((await engine.search(query("paie fiche", { document: "loi-paie" }))).total).toBe(0);
+    expect((await engine.search(query("bulletin de paie", { document: "loi-paie" }))).hits[0]?.publicId).toBe(
+      "loi-paie/1",
+    );
   });
 
   it("searches an abbreviation the guides define as its full form, given the store's vocabulary", async () => {

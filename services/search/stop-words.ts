@@ -1,0 +1,27 @@
+import { foldAccents } from "../core/public-ids.ts";
+
+/**
+ * The French stop words both engines drop: the Snowball list, which is Postgres's `french`
+ * dictionary (tsearch_data/french.stop) and Lucene's `_french_` stop set, plus "les" and "ils",
+ * which Lucene drops and Postgres's list lacks (it indexes them as "le" and "il", in nearly every
+ * provision). Terms are counted for the minimum-should-match without them, as each engine counts
+ * after analysis.
+ */
+const STOP_WORDS = new Set(
+  (
+    "au aux avec ce ces dans de des du elle en et eux il ils je la le les leur lui ma mais me même mes " +
+    "moi mon ne nos notre nous on ou par pas pour qu que qui sa se ses son sur ta te tes toi ton " +
+    "tu un une vos votre vous c d j l à m n s t y été étée étées étés étant étante étants étantes " +
+    "suis es est sommes êtes sont serai seras sera serons serez seront serais serait serions " +
+    "seriez seraient étais était étions étiez étaient fus fut fûmes fûtes furent sois soit soyons " +
+    "soyez soient fusse fusses fût fussions fussiez fussent ayant ayante ayantes ayants eu eue " +
+    "eues eus ai as avons avez ont aurai auras aura aurons aurez auront aurais aurait aurions " +
+    "auriez auraient avais avait avions aviez avaient eut eûmes eûtes eurent aie aies ait ayons " +
+    "ayez aient eusse eusses eût eussions eussiez eussent"
+  )
+    .split(" ")
+    .map((w) => foldAccents(w)),
+);
+
+/** A stop word (lower case, accents folded): never a term, never marked in a snippet. */
+export const isStopWord = (folded: string) => STOP_WORDS.has(folded);
