@@ -1,8 +1,6 @@
 import { foldAccents } from "../core/public-ids.ts";
-import { isStopWord } from "./stop-words.ts";
 import { capitalsTell, type Synonyms } from "./synonyms.ts";
-
-export { isStopWord };
+import { isStopWord } from "./words.ts";
 
 /**
  * What a free-text query asks for, engine-agnostic. People type questions ("Quelle est la durée

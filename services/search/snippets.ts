@@ -1,6 +1,4 @@
-import snowball from "snowball-stemmers";
-import { foldAccents } from "../core/public-ids.ts";
-import { isStopWord } from "./query-text.ts";
+import { wordKey } from "./words.ts";
 
 /**
  * Snippets that show why a provision matched, the same on every engine: the passage of its text
@@ -21,22 +19,6 @@ const OPENING_WORDS = 32;
 const HEADINGS_OPENING_WORDS = 16;
 /** Matches considered per provision: a long text with a common word has hundreds. */
 const MAX_MATCHES = 400;
-
-const stemmer = snowball.newStemmer("french");
-/** Keys by word as written (most words recur from text to text): one lookup a word. */
-const keys = new Map<string, string | null>();
-
-/** A word's comparison key, or null for a stop word (never matched, never marked). */
-function keyOf(word: string): string | null {
-  let key = keys.get(word);
-  if (key === undefined) {
-    const lower = word.toLowerCase();
-    key = isStopWord(foldAccents(lower)) ? null : foldAccents(stemmer.stem(lower));
-    if (keys.size > 200_000) keys.clear();
-    keys.set(word, key);
-  }
-  return key;
-}
 
 interface Token {
   start: number;
@@ -70,12 +52,12 @@ function tokenize(text: string): Token[] {
       continue;
     }
     if (start >= 0) {
-      tokens.push({ start, end: i, key: keyOf(text.slice(start, i)) });
+      tokens.push({ start, end: i, key: wordKey(text.slice(start, i)) });
       start = -1;
     }
     i += text.codePointAt(i)! > 0xffff ? 2 : 1;
   }
-  if (start >= 0) tokens.push({ start, end: text.length, key: keyOf(text.slice(start)) });
+  if (start >= 0) tokens.push({ start, end: text.length, key: wordKey(text.slice(start)) });
   return tokens;
 }
 

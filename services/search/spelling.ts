@@ -1,6 +1,7 @@
 import { foldAccents } from "../core/public-ids.ts";
-import { isStopWord, searchedWords } from "./query-text.ts";
+import { searchedWords } from "./query-text.ts";
 import type { Synonyms } from "./synonyms.ts";
+import { isStopWord } from "./words.ts";
 
 /**
  * Spelling: people type « licenciment », « démision », « harcelemnt ». Such a word matches no

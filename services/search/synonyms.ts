@@ -1,12 +1,11 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import snowball from "snowball-stemmers";
 import { z } from "zod";
 import { InputError } from "../core/errors.ts";
 import { foldAccents } from "../core/public-ids.ts";
 import { parseRulesFile } from "../core/rules-file.ts";
-import { isStopWord } from "./stop-words.ts";
+import { wordKey } from "./words.ts";
 
 /**
  * Synonyms editors maintain (ingest/rules/synonyms.yaml): groups of words and phrases that name
@@ -48,21 +47,13 @@ export const capitalsTell = (text: string) =>
 
 const key = (word: string) => foldAccents(word).toLowerCase().trim().replace(/\s+/g, " ");
 
-const stemmer = snowball.newStemmer("french");
-
-/** The words of a text as the engines compare a phrase's: Snowball stems, accents folded, stop words left out. */
+/** The words of a text as the engines compare a phrase's: their keys (wordKey), stop words left out. */
 function phraseWords(text: string): Array<{ stem: string; start: number; end: number; word: string }> {
   return [...text.matchAll(/[\p{L}\p{N}]+/gu)].flatMap((match) => {
-    const lower = match[0].toLowerCase();
-    if (isStopWord(foldAccents(lower))) return [];
-    return [
-      {
-        stem: foldAccents(stemmer.stem(lower)),
-        start: match.index,
-        end: match.index + match[0].length,
-        word: match[0],
-      },
-    ];
+    const stem = wordKey(match[0]);
+    return stem === null
+      ? []
+      : [{ stem, start: match.index, end: match.index + match[0].length, word: match[0] }];
   });
 }
 

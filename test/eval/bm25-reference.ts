@@ -18,7 +18,7 @@ export const idf = (n: number, df: number) => Math.log(1 + (n - df + 0.5) / (df 
 
 /**
  * The Snowball French stop list (Postgres's tsearch_data/french.stop, Lucene's `_french_` base),
- * kept here on purpose rather than imported from services/search/stop-words.ts: the reference is
+ * kept here on purpose rather than imported from services/search/words.ts: the reference is
  * the yardstick and must not move when the engines' stop list does (the engines' list now also
  * drops "les" and "ils").
  */

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { isStopWord, queryWords } from "../../services/search/query-text.ts";
+import { queryWords } from "../../services/search/query-text.ts";
+import { isStopWord } from "../../services/search/words.ts";
 import { seeded } from "./metrics.ts";
 import type { QuerySet } from "./query-sets.ts";
 

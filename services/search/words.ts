@@ -1,4 +1,7 @@
+import snowball from "snowball-stemmers";
 import { foldAccents } from "../core/public-ids.ts";
+
+/** How search compares words: the stop words the engines drop, and each word's comparison key. */
 
 /**
  * The French stop words both engines drop: the Snowball list, which is Postgres's `french`
@@ -25,3 +28,22 @@ const STOP_WORDS = new Set(
 
 /** A stop word (lower case, accents folded): never a term, never marked in a snippet. */
 export const isStopWord = (folded: string) => STOP_WORDS.has(folded);
+
+const stemmer = snowball.newStemmer("french");
+/** Keys by word as written (most words recur from text to text): one lookup a word. */
+const keys = new Map<string, string | null>();
+
+/**
+ * A word's comparison key, as engines compare words: lower case, Snowball French stem, accents
+ * folded; null for a stop word (never matched, never marked).
+ */
+export function wordKey(word: string): string | null {
+  let key = keys.get(word);
+  if (key === undefined) {
+    const lower = word.toLowerCase();
+    key = isStopWord(foldAccents(lower)) ? null : foldAccents(stemmer.stem(lower));
+    if (keys.size > 200_000) keys.clear();
+    keys.set(word, key);
+  }
+  return key;
+}
