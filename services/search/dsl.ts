@@ -68,6 +68,7 @@ export function indexBody(layout: IndexLayout) {
         present_in_source: { type: "boolean" },
         content_hash: { type: "keyword", index: false },
         cited_by: { type: "integer" },
+        opens_section: { type: "boolean" },
       },
     },
   };
@@ -190,7 +191,8 @@ function termClause(alternatives: string[]): object {
  * The second pass, on the best RANKING.rescoreWindow provisions (or as deep as the page asked),
  * as Postgres rescores: proximity, each pair of consecutive query words found close together
  * (slop 3, in the headings or the text) adding its phrase score, as Solr's "pf2" does; then the
- * priors (citation authority, law before decree) multiplying the score.
+ * priors (citation authority, law before decree, the article opening its division) multiplying
+ * the score.
  */
 function rescorers(query: SearchQuery, words: string[]): object[] {
   const window = Math.max(RANKING.rescoreWindow, query.offset + query.limit);
@@ -208,6 +210,7 @@ function rescorers(query: SearchQuery, words: string[]): object[] {
               weight: RANKING.authority,
             },
             { filter: { prefix: { number_key: "L" } }, weight: RANKING.legislative },
+            { filter: { term: { opens_section: true } }, weight: RANKING.opening },
           ],
           score_mode: "sum",
           boost_mode: "replace",

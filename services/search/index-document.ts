@@ -33,6 +33,8 @@ export interface ProvisionIndexDocument {
   present_in_source: boolean;
   /** How many other provisions cite it (migration 011): the authority prior. */
   cited_by: number;
+  /** Whether it opens its division (migration 020): the opening prior. */
+  opens_section: boolean;
   /** The row's content hash with its guides field: what verification compares (index-source.ts). */
   content_hash: string;
 }

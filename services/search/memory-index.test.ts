@@ -30,12 +30,13 @@ function provision(vector: string, more: Partial<IndexedProvision> = {}): Indexe
     effectiveFrom: null,
     effectiveTo: null,
     citedBy: 0,
+    opensSection: false,
     vector,
     ...more,
   };
 }
 
-const NO_PRIORS = { ...RANKING, authority: 0, legislative: 0, proximity: 0 };
+const NO_PRIORS = { ...RANKING, authority: 0, legislative: 0, opening: 0, proximity: 0 };
 
 function query(words: string[][], more: Partial<AnalysedQuery> = {}): AnalysedQuery {
   return {
@@ -150,6 +151,19 @@ describe("MemoryIndex", () => {
     const byId = new Map(page.hits.map((h) => [h.id, h.score]));
     expect(byId.get(close.id)).toBeCloseTo(words + 2 * idf, 12);
     expect(byId.get(far.id)).toBeCloseTo(words * (1 + 0.1 * Math.log(4)), 12);
+  });
+
+  it("puts the article opening its division before the others among equals, by the opening prior", () => {
+    const builder = new MemoryIndexBuilder();
+    // « Section 3 : Rupture conventionnelle »: its first article and the one after it, alike by words.
+    const after = provision("'ruptur':1B 'conventionnel':2B 'homolog':3C");
+    const opening = provision("'ruptur':1B 'conventionnel':2B 'convient':3C", { opensSection: true });
+    for (const p of [after, opening]) builder.add(p);
+    const page = builder
+      .finish("1", { ...NO_PRIORS, opening: 0.1 })
+      .search(query([["ruptur"], ["conventionnel"]]));
+    expect(page.hits.map((h) => h.id)).toEqual([opening.id, after.id]);
+    expect(page.hits[0]!.score).toBeCloseTo(page.hits[1]!.score * 1.1, 12);
   });
 
   it("scores a pair as a phrase with slop 3 in its better field: frequency, distance, length", () => {

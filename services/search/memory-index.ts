@@ -393,7 +393,8 @@ export class MemoryIndex {
         const prior =
           1 +
           this.ranking.authority * Math.log(1 + p.citedBy) +
-          (p.numberKey.startsWith("L") ? this.ranking.legislative : 0);
+          (p.numberKey.startsWith("L") ? this.ranking.legislative : 0) +
+          (p.opensSection ? this.ranking.opening : 0);
         return {
           doc: c.doc,
           score: (c.words + this.ranking.proximity * proximity) * prior * c.preference + c.bonus,

@@ -218,9 +218,13 @@ const IN_FORCE_PREFERENCE = `CASE WHEN ${IN_FORCE} THEN 1 ELSE ${OUT_OF_FORCE_WE
  */
 const REACH_PREFERENCE = `CASE WHEN $6::text IS NULL AND d.kind = '${AGREEMENT_KIND}' THEN ${RANKING.agreement}::float8 ELSE 1 END`;
 
-/** Priors (RANKING.authority, RANKING.legislative; migration 011 for the citation counts). */
+/**
+ * Priors (RANKING.authority, RANKING.legislative, RANKING.opening; migrations 011 and 020 for the
+ * citation counts and the provisions opening their division).
+ */
 const PRIOR = `(1 + ${RANKING.authority}::float8 * ln(1 + coalesce(a.cited_by, 0))
-    + CASE WHEN p.number_key LIKE 'L%' THEN ${RANKING.legislative}::float8 ELSE 0 END)`;
+    + CASE WHEN p.number_key LIKE 'L%' THEN ${RANKING.legislative}::float8 ELSE 0 END
+    + CASE WHEN coalesce(a.opens_section, false) THEN ${RANKING.opening}::float8 ELSE 0 END)`;
 
 /** A hit's columns, from its provision `p`, document `d` and `page` (its score). */
 const PAGE_COLUMNS = `p.public_id, p.number, d.public_id AS document_public_id, d.title AS document_title, p.section_path,

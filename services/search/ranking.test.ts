@@ -9,12 +9,20 @@ describe("rankingFrom", () => {
     expect(ranking).toMatchObject({
       authority: 0,
       legislative: 0.1,
+      opening: 0.1,
       fields: { text: 1, headings: 2, guides: 2 },
     });
   });
 
   it("refuses an unknown or out-of-range constant, naming the variable", () => {
-    for (const bad of ['{"b":2}', '{"boost":1}', '{"agreement":0}', '{"agreement":1.5}', "not json"])
+    for (const bad of [
+      '{"b":2}',
+      '{"boost":1}',
+      '{"agreement":0}',
+      '{"agreement":1.5}',
+      '{"opening":-1}',
+      "not json",
+    ])
       expect(() => rankingFrom(bad), bad).toThrow(InputError);
     expect(() => rankingFrom('{"b":2}')).toThrow(/SEARCH_RANKING/);
   });

@@ -42,6 +42,15 @@ const DEFAULTS = {
   authority: 0.1,
   legislative: 0.1,
   /**
+   * Added to the priors when the provision opens its division (migration 020): a code is written
+   * general rule first, so the first article in force of « Section 3 : Rupture conventionnelle »
+   * (L1237-11) states what the articles after it apply. Among provisions matching alike, that one;
+   * the legislative prior's tenth, not a value fitted to a query set (docs/RELEVANCE.md, row 25).
+   * Not within a division of derogations, exceptions, particular, penal or transitional provisions
+   * (migration 020), where every division opens with a special case.
+   */
+  opening: 0.1,
+  /**
    * The reach of a text, a rule a lawyer states: a code binds everyone, a collective agreement
    * only the employers of its branch. Unless a search is within one document (`document=`, or a
    * query naming the agreement), an agreement's provision weighs this share of its score, as a
@@ -68,6 +77,7 @@ const overridesSchema = z
     rescoreWindow: z.number().int().min(1).max(1000),
     authority: z.number().min(0),
     legislative: z.number().min(0),
+    opening: z.number().min(0),
     agreement: z.number().positive().max(1),
   })
   .partial()

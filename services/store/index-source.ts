@@ -21,10 +21,12 @@ export interface IndexDocumentJson {
 const GUIDES_FIELD = "corpus_guides_field(p.guides, p.text)";
 
 /**
- * What an index document must match: the row's content, its guides field, how often it is cited
- * and its document's kind (so an index made before `document_kind` existed reads as stale).
+ * What an index document must match: the row's content, its guides field, how often it is cited,
+ * its document's kind and whether it opens its division (so an index made before `document_kind`
+ * or `opens_section` existed reads as stale).
  */
-const INDEXED_HASH = `md5(p.content_hash || ${GUIDES_FIELD} || coalesce(a.cited_by, 0) || d.kind)`;
+const INDEXED_HASH = `md5(p.content_hash || ${GUIDES_FIELD} || coalesce(a.cited_by, 0) || d.kind
+    || coalesce(a.opens_section, false))`;
 
 const DOCUMENT_JSON = `json_build_object(
     'public_id', p.public_id, 'source_id', p.source_id, 'version_id', p.version_id,
@@ -33,6 +35,7 @@ const DOCUMENT_JSON = `json_build_object(
     'effective_from', p.effective_from, 'effective_to', p.effective_to,
     'domains', p.domains, 'document_domains', d.domains,
     'present_in_source', p.present_in_source, 'cited_by', coalesce(a.cited_by, 0),
+    'opens_section', coalesce(a.opens_section, false),
     'content_hash', ${INDEXED_HASH})::text`;
 
 const SELECT = `SELECT p.id, p.public_id, ${DOCUMENT_JSON} AS json

@@ -2,9 +2,12 @@ import type { Queryable } from "./database.ts";
 import { recordForIndexing } from "./search-outbox.ts";
 
 /**
- * Citation authority (migration 011): search_authority holds, per provision, how many other
- * provisions cite it, from the references triggers keep. Refreshed after an ingest run (a run
- * changes who cites whom, also for provisions it did not load); only the counts that changed are
+ * Search's structural priors (migrations 011 and 020): search_authority holds, per provision, how
+ * many other provisions cite it, from the references triggers keep, and whether it opens its
+ * division (the first in force of its section, in its document's order, outside divisions of
+ * special rules: corpus_special_division). Refreshed after an
+ * ingest run (a run changes who cites whom, also for provisions it did not load, and an article
+ * inserted or repealed changes which one opens its division); only the rows that changed are
  * written, and with an index engine those provisions are queued for re-indexing. Returns their
  * public ids.
  */
@@ -16,13 +19,26 @@ export async function refreshSearchAuthority(tx: Queryable, searchOutbox: boolea
             JOIN provisions t ON t.document_id = r.document_id AND t.number_key = r.number_key
        WHERE t.present_in_source
        GROUP BY t.id),
+     openers AS (
+       SELECT provision_id FROM (
+         SELECT DISTINCT ON (document_id, section_source_id) id AS provision_id, section_path
+         FROM provisions
+         WHERE present_in_source AND status = 'in_force'
+         ORDER BY document_id, section_source_id, position) AS first
+       WHERE NOT corpus_special_division(section_path)),
+     priors AS (
+       SELECT coalesce(c.provision_id, o.provision_id) AS provision_id, coalesce(c.cited_by, 0) AS cited_by,
+              o.provision_id IS NOT NULL AS opens_section
+       FROM counts c FULL JOIN openers o ON o.provision_id = c.provision_id),
      gone AS (
-       DELETE FROM search_authority a WHERE NOT EXISTS (SELECT 1 FROM counts c WHERE c.provision_id = a.provision_id)
+       DELETE FROM search_authority a WHERE NOT EXISTS (SELECT 1 FROM priors c WHERE c.provision_id = a.provision_id)
        RETURNING a.provision_id),
      written AS (
-       INSERT INTO search_authority (provision_id, cited_by) SELECT provision_id, cited_by FROM counts
-       ON CONFLICT (provision_id) DO UPDATE SET cited_by = excluded.cited_by
-         WHERE search_authority.cited_by <> excluded.cited_by
+       INSERT INTO search_authority (provision_id, cited_by, opens_section)
+       SELECT provision_id, cited_by, opens_section FROM priors
+       ON CONFLICT (provision_id) DO UPDATE SET cited_by = excluded.cited_by, opens_section = excluded.opens_section
+         WHERE (search_authority.cited_by, search_authority.opens_section)
+               IS DISTINCT FROM (excluded.cited_by, excluded.opens_section)
        RETURNING provision_id)
      SELECT provision_id FROM gone UNION SELECT provision_id FROM written`,
   );
@@ -32,6 +48,20 @@ export async function refreshSearchAuthority(tx: Queryable, searchOutbox: boolea
     [rows.map((r) => r.provision_id)],
   );
   const changed = ids.map((r) => r.public_id);
-  if (searchOutbox) await recordForIndexing(tx, changed);
+  if (searchOutbox) {
+    // A provision the run wrote has an entry waiting to be handed to a job: locked here, the
+    // dispatcher skips it until this transaction commits, and the job then reads the row with its
+    // new priors. Only the others need an entry of their own.
+    const { rows: waiting } = await tx.query<{ public_id: string }>(
+      `SELECT public_id FROM search_outbox
+       WHERE dispatched_at IS NULL AND indexed_at IS NULL AND public_id = ANY($1::text[]) FOR UPDATE`,
+      [changed],
+    );
+    const queued = new Set(waiting.map((r) => r.public_id));
+    await recordForIndexing(
+      tx,
+      changed.filter((id) => !queued.has(id)),
+    );
+  }
   return changed;
 }

@@ -19,6 +19,8 @@ export interface IndexedProvision {
   effectiveFrom: string | null;
   effectiveTo: string | null;
   citedBy: number;
+  /** Whether it opens its division (migration 020): the opening prior (RANKING.opening). */
+  opensSection: boolean;
   /** `search_vector::text`: number A, headings B, text C, guides and defined notions D (migrations 003, 010, 013). */
   vector: string;
 }
@@ -41,7 +43,8 @@ export async function* readIndexedProvisions(
     const { rows } = await db.query<IndexedProvision>(
       `SELECT p.id, p.public_id AS "publicId", d.public_id AS "documentPublicId", d.kind AS "documentKind", p.number_key AS "numberKey",
               p.domains, p.status, p.effective_from AS "effectiveFrom", p.effective_to AS "effectiveTo",
-              coalesce(a.cited_by, 0) AS "citedBy", coalesce(p.search_vector::text, '') AS vector
+              coalesce(a.cited_by, 0) AS "citedBy",
+              coalesce(a.opens_section, false) AS "opensSection", coalesce(p.search_vector::text, '') AS vector
        FROM provisions p JOIN documents d ON d.id = p.document_id
             LEFT JOIN search_authority a ON a.provision_id = p.id
        WHERE p.present_in_source AND p.id > $1

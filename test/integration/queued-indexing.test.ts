@@ -137,7 +137,13 @@ describe.each(INDEX_ENGINES)("on a real %s node", (engineKind) => {
 
     it("indexes what ingest wrote, through the outbox and the queue", async () => {
       await load(store.db, act("Le contrôle fiscal est annuel."));
-      expect(await pendingCount(store.db, SEARCH_OUTBOX)).toBe(3);
+      // Each provision once, unless the dispatcher handed its entry to a job before the run's
+      // priors were refreshed (refreshSearchAuthority): then the first, which opens the act, has a
+      // second entry, so that its index document holds its prior.
+      const { rows } = await store.db.query<{ public_id: string }>(
+        "SELECT DISTINCT public_id FROM search_outbox WHERE indexed_at IS NULL ORDER BY public_id",
+      );
+      expect(rows.map((r) => r.public_id)).toEqual(["loi-file/1", "loi-file/2", "loi-file/3"]);
       await until(async () => (await pendingCount(store.db, SEARCH_OUTBOX)) === 0, "the outbox to drain");
       await engine.refresh((await engine.aliasTargets())[0]!);
       expect((await search(engine, "contrôle fiscal")).hits.map((h) => h.publicId)).toEqual(["loi-file/3"]);

@@ -38,6 +38,8 @@ const datedAct = {
   effectiveTo: null,
   sections: [],
   provisions: [
+    // In force and first, so that it opens the act (RANKING.opening) and the three below are alike.
+    ["0", "Le présent titre s'applique aux impositions locales.", "in_force", "2020-01-01", null],
     ["1", "La redevance fiscale ancienne est abrogée.", "repealed", "2020-01-01", "2022-01-01"],
     ["2", "La redevance fiscale actuelle est due chaque année.", "in_force", "2022-01-01", null],
     ["3", "La redevance fiscale future sera due à compter de 2030.", "not_yet_in_force", "2030-01-01", null],
@@ -116,6 +118,33 @@ const authorityAct = {
     versionId: `AUTHORITY-${number}-v1`,
     number: number as string,
     text: text as string,
+  })),
+};
+
+/**
+ * The article opening its division (RANKING.opening, migration 020): in « Chapitre unique : Frais
+ * de mission », L21 and L20 say the same thing; the repealed L19 stands before them, so L21, the
+ * first in force, opens the chapter and comes first, though L20 sorts before it.
+ */
+const openingAct = {
+  ...rarityAct,
+  source: { name: "canonical", documentId: "OPENING", version: null },
+  publicId: "loi-ouverture",
+  title: "Loi sur les missions",
+  sections: [{ id: "S1", parentId: null, title: "Chapitre unique : Frais de mission" }],
+  provisions: [
+    ["L19", "Les frais de déplacement lointain sont remboursés au forfait.", "repealed"],
+    ["L21", "Les frais de déplacement lointain sont remboursés sur justificatif.", "in_force"],
+    ["L20", "Les frais de déplacement lointain sont remboursés sur justificatif.", "in_force"],
+  ].map(([number, text, status]) => ({
+    ...rarityAct.provisions[0]!,
+    sourceId: `OPENING-${number}`,
+    versionId: `OPENING-${number}-v1`,
+    number: number as string,
+    text: text as string,
+    status: status as "in_force",
+    effectiveTo: status === "repealed" ? "2021-01-01" : null,
+    sectionId: "S1",
   })),
 };
 
@@ -217,7 +246,7 @@ describe.each(ENGINE_KINDS)("search contract: %s", (kind) => {
       source: "canonical",
       sourceVersion: "inline",
       parameters: {},
-      documentsTotal: 8,
+      documentsTotal: 9,
       documents: [
         { file: "inline", document: datedAct },
         { file: "inline", document: rarityAct },
@@ -227,6 +256,7 @@ describe.each(ENGINE_KINDS)("search contract: %s", (kind) => {
         { file: "inline", document: reachLaw },
         { file: "inline", document: reachAgreement },
         { file: "inline", document: payAct },
+        { file: "inline", document: openingAct },
       ],
       rules: parseDomainRules(
         "version: 1\nrules:\n  - name: fiscal\n    match: { document: [loi-datee] }\n    domains: [tax]\n" +
@@ -339,6 +369,17 @@ describe.each(ENGINE_KINDS)("search contract: %s", (kind) => {
       "loi-autorite/L10",
       "loi-autorite/D14",
     ]);
+  });
+
+  it("ranks, among equal matches, the article opening its division first", async () => {
+    const result = await engine.search(
+      query("frais déplacement lointain justificatif", { document: "loi-ouverture" }),
+    );
+    expect(result.hits.map((h) => h.publicId)).toEqual(["loi-ouverture/L21", "loi-ouverture/L20"]);
+    const [opening, after] = result.hits;
+    // The priors add up: both are a law's articles, the first also opens its division.
+    const law = 1 + RANKING.legislative;
+    expect(opening!.score).toBeCloseTo((after!.score * (law + RANKING.opening)) / law, 3);
   });
 
   it("ranks, among equal matches, the law that binds everyone before a collective agreement", async () => {

@@ -1,0 +1,159 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ingest } from "../../ingest/pipeline/ingest.ts";
+import { parseDomainRules } from "../../services/core/classify.ts";
+import { provisionsByPublicId } from "../../services/store/index-source.ts";
+import { readIndexedProvisions, readSearchGeneration } from "../../services/store/search-snapshot.ts";
+import { openTestStore, STORE_KINDS, type TestStore } from "../helpers/stores.ts";
+
+/**
+ * The article opening its division (migration 020, refreshSearchAuthority): the first in force,
+ * in the document's order, of the provisions sharing its section, recomputed after every ingest
+ * run, since an article inserted or repealed changes which one opens its division. What the
+ * in-memory model, Postgres's SQL and the index documents read. Within a division of special
+ * rules (derogations, exceptions, particular, penal or transitional provisions) no article opens.
+ */
+type Article = [number: string, section: string | null, status?: "in_force" | "repealed"];
+
+const act = (articles: Article[]) => ({
+  source: { name: "canonical", documentId: "OPENERS", version: null },
+  publicId: "loi-ouvertures",
+  kind: "law" as const,
+  title: "Loi sur les ouvertures",
+  jurisdiction: "FR",
+  status: "in_force" as const,
+  effectiveFrom: "2020-01-01",
+  effectiveTo: null,
+  sections: [
+    { id: "S1", parentId: null, title: "Chapitre Ier : Principe" },
+    { id: "S2", parentId: null, title: "Chapitre II : Modalités" },
+    // Special rules: every division within opens with a special case.
+    { id: "S3", parentId: null, title: "Chapitre III : Dérogations" },
+    { id: "S4", parentId: "S3", title: "Section 1 : Industries saisonnières" },
+  ],
+  provisions: articles.map(([number, sectionId, status = "in_force"]) => ({
+    sourceId: `OPENERS-${number}`,
+    versionId: `OPENERS-${number}-v1`,
+    number,
+    text: `L'article ${number} dispose de la règle numéro ${number}.`,
+    status,
+    effectiveFrom: "2020-01-01",
+    effectiveTo: status === "repealed" ? "2022-01-01" : null,
+    sectionId,
+  })),
+});
+
+describe.each(STORE_KINDS)("articles opening their division on %s", (kind) => {
+  let store: TestStore;
+  const load = (articles: Article[]) =>
+    ingest(store.db, {
+      source: "canonical",
+      sourceVersion: "inline",
+      parameters: {},
+      documentsTotal: 1,
+      documents: [{ file: "inline", document: act(articles) }],
+      rules: parseDomainRules("version: 1\nrules: []\n", "inline.yaml"),
+    });
+  /** The openers, as the in-memory model reads them. */
+  const openers = async () => {
+    const open: string[] = [];
+    for await (const batch of readIndexedProvisions(store.db))
+      for (const p of batch) if (p.opensSection) open.push(p.publicId.replace("loi-ouvertures/", ""));
+    return open.sort();
+  };
+
+  beforeAll(async () => {
+    store = await openTestStore(kind, `openers_${kind}`);
+  });
+  afterAll(async () => {
+    await store?.dispose();
+  });
+
+  it("marks the first article in force of each section, and of the document's top level", async () => {
+    await load([
+      ["1", null],
+      ["2", null],
+      ["3", "S1"],
+      ["4", "S1"],
+      ["5", "S2", "repealed"],
+      ["6", "S2"],
+      ["7", "S2"],
+      ["8", "S4"],
+      ["9", "S4"],
+    ]);
+    expect(await openers()).toEqual(["1", "3", "6"]);
+    // The index documents carry it for OpenSearch and Elasticsearch.
+    const [opening, after] = await provisionsByPublicId(store.db, ["loi-ouvertures/3", "loi-ouvertures/4"]);
+    expect(JSON.parse(opening!.json)).toMatchObject({ opens_section: true });
+    expect(JSON.parse(after!.json)).toMatchObject({ opens_section: false });
+  });
+
+  it("follows the next run: an article inserted first opens its section, one repealed no longer does", async () => {
+    const generation = await readSearchGeneration(store.db);
+    const before = await provisionsByPublicId(store.db, ["loi-ouvertures/3"]);
+    await load([
+      ["1", null],
+      ["2", null],
+      ["2-1", "S1"],
+      ["3", "S1"],
+      ["4", "S1"],
+      ["5", "S2", "repealed"],
+      ["6", "S2", "repealed"],
+      ["7", "S2"],
+      ["8", "S4"],
+      ["9", "S4"],
+    ]);
+    expect(await openers()).toEqual(["1", "2-1", "7"]);
+    // What search reads moved: the in-memory copy is rebuilt, the index document is stale.
+    expect(await readSearchGeneration(store.db)).not.toBe(generation);
+    const after = await provisionsByPublicId(store.db, ["loi-ouvertures/3"]);
+    expect(JSON.parse(after[0]!.json).content_hash).not.toBe(JSON.parse(before[0]!.json).content_hash);
+  });
+
+  it("reads a division of special rules from any heading of the path", async () => {
+    const special = async (path: string[]) =>
+      (
+        await store.db.query<{ special: boolean }>("SELECT corpus_special_division($1::text[]) AS special", [
+          path,
+        ])
+      ).rows[0]!.special;
+    for (const heading of [
+      "Section 2 : Dérogations",
+      "Sous-section 1 : Dérogations au repos hebdomadaire",
+      "Chapitre V : Dispositions particulières à certaines catégories de salariés",
+      "Titre VI : Dispositions pénales",
+      "Chapitre III : Dispositions spécifiques aux jeunes travailleurs",
+      "Section 4 : Règles spéciales",
+      "DISPOSITIONS PÉNALES",
+      "Chapitre X : Dispositions transitoires",
+      "Section 2 : Exceptions",
+      "Chapitre IV : Régimes particuliers",
+    ])
+      expect(await special(["Partie législative", heading, "Paragraphe 1 : Champ"]), heading).toBe(true);
+    for (const heading of [
+      "Section 3 : Rupture conventionnelle.",
+      "Chapitre II : Repos hebdomadaire",
+      "Section 1 : Principes.",
+      "Chapitre Ier : Champ d'application.",
+      "Section 11 : Exposition exceptionnelle",
+    ])
+      expect(await special(["Partie législative", heading]), heading).toBe(false);
+  });
+
+  it("changes nothing when the same snapshot is loaded again", async () => {
+    const generation = await readSearchGeneration(store.db);
+    await load([
+      ["1", null],
+      ["2", null],
+      ["2-1", "S1"],
+      ["3", "S1"],
+      ["4", "S1"],
+      ["5", "S2", "repealed"],
+      ["6", "S2", "repealed"],
+      ["7", "S2"],
+      ["8", "S4"],
+      ["9", "S4"],
+    ]);
+    expect(await openers()).toEqual(["1", "2-1", "7"]);
+    expect(await readSearchGeneration(store.db)).toBe(generation);
+  });
+});
