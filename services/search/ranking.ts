@@ -45,9 +45,9 @@ const DEFAULTS = {
    * Added to the priors when the provision opens its division (migration 020): a code is written
    * general rule first, so the first article in force of « Section 3 : Rupture conventionnelle »
    * (L1237-11) states what the articles after it apply. Among provisions matching alike, that one;
-   * the legislative prior's tenth, not a value fitted to a query set (docs/RELEVANCE.md, row 25).
-   * Not within a division of derogations, exceptions, particular, penal or transitional provisions
-   * (migration 020), where every division opens with a special case.
+   * the same tenth as the legislative prior, not a value fitted to a query set (docs/RELEVANCE.md,
+   * row 25). Not within a division of derogations, exceptions, particular, penal or transitional
+   * provisions (migration 020), where every division opens with a special case.
    */
   opening: 0.1,
   /**
