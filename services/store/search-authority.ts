@@ -5,11 +5,10 @@ import { recordForIndexing } from "./search-outbox.ts";
  * Search's structural priors (migrations 011 and 020): search_authority holds, per provision, how
  * many other provisions cite it, from the references triggers keep, and whether it opens its
  * division (the first in force of its section, in its document's order, outside divisions of
- * special rules: corpus_special_division). Refreshed after an
- * ingest run (a run changes who cites whom, also for provisions it did not load, and an article
- * inserted or repealed changes which one opens its division); only the rows that changed are
- * written, and with an index engine those provisions are queued for re-indexing. Returns their
- * public ids.
+ * special rules: corpus_special_division). Refreshed after an ingest run (a run changes who cites
+ * whom, also for provisions it did not load, and an article inserted or repealed changes which
+ * one opens its division); only the rows that changed are written, and with an index engine those
+ * provisions are queued for re-indexing. Returns their public ids.
  */
 export async function refreshSearchAuthority(tx: Queryable, searchOutbox: boolean): Promise<string[]> {
   const { rows } = await tx.query<{ provision_id: number }>(
