@@ -42,6 +42,20 @@ const act = (articles: Article[]) => ({
   })),
 });
 
+/** The next run: 2-1 inserted first in S1, 6 repealed in S2. */
+const NEXT_RUN: Article[] = [
+  ["1", null],
+  ["2", null],
+  ["2-1", "S1"],
+  ["3", "S1"],
+  ["4", "S1"],
+  ["5", "S2", "repealed"],
+  ["6", "S2", "repealed"],
+  ["7", "S2"],
+  ["8", "S4"],
+  ["9", "S4"],
+];
+
 describe.each(STORE_KINDS)("articles opening their division on %s", (kind) => {
   let store: TestStore;
   const load = (articles: Article[]) =>
@@ -90,18 +104,7 @@ describe.each(STORE_KINDS)("articles opening their division on %s", (kind) => {
   it("follows the next run: an article inserted first opens its section, one repealed no longer does", async () => {
     const generation = await readSearchGeneration(store.db);
     const before = await provisionsByPublicId(store.db, ["loi-ouvertures/3"]);
-    await load([
-      ["1", null],
-      ["2", null],
-      ["2-1", "S1"],
-      ["3", "S1"],
-      ["4", "S1"],
-      ["5", "S2", "repealed"],
-      ["6", "S2", "repealed"],
-      ["7", "S2"],
-      ["8", "S4"],
-      ["9", "S4"],
-    ]);
+    await load(NEXT_RUN);
     expect(await openers()).toEqual(["1", "2-1", "7"]);
     // What search reads moved: the in-memory copy is rebuilt, the index document is stale.
     expect(await readSearchGeneration(store.db)).not.toBe(generation);
@@ -141,18 +144,7 @@ describe.each(STORE_KINDS)("articles opening their division on %s", (kind) => {
 
   it("changes nothing when the same snapshot is loaded again", async () => {
     const generation = await readSearchGeneration(store.db);
-    await load([
-      ["1", null],
-      ["2", null],
-      ["2-1", "S1"],
-      ["3", "S1"],
-      ["4", "S1"],
-      ["5", "S2", "repealed"],
-      ["6", "S2", "repealed"],
-      ["7", "S2"],
-      ["8", "S4"],
-      ["9", "S4"],
-    ]);
+    await load(NEXT_RUN);
     expect(await openers()).toEqual(["1", "2-1", "7"]);
     expect(await readSearchGeneration(store.db)).toBe(generation);
   });
