@@ -47,7 +47,9 @@ const DEFAULTS = {
    * (L1237-11) states what the articles after it apply. Among provisions matching alike, that one;
    * the same tenth as the legislative prior, not a value fitted to a query set (docs/RELEVANCE.md,
    * row 25). Not within a division of derogations, exceptions, particular, penal or transitional
-   * provisions (migration 020), where every division opens with a special case.
+   * provisions (migration 020), where every division opens with a special case. An article stating
+   * only where or to whom its division applies (« Les dispositions du présent titre sont
+   * applicables… ») leaves it to the next (migration 021, row 26).
    */
   opening: 0.1,
   /**

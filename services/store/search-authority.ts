@@ -2,13 +2,14 @@ import type { Queryable } from "./database.ts";
 import { recordForIndexing } from "./search-outbox.ts";
 
 /**
- * Search's structural priors (migrations 011 and 020): search_authority holds, per provision, how
- * many other provisions cite it, from the references triggers keep, and whether it opens its
- * division (the first in force of its section, in its document's order, outside divisions of
- * special rules: corpus_special_division). Refreshed after an ingest run (a run changes who cites
- * whom, also for provisions it did not load, and an article inserted or repealed changes which
- * one opens its division); only the rows that changed are written, and with an index engine those
- * provisions are queued for re-indexing. Returns their public ids.
+ * Search's structural priors (migrations 011, 020 and 021): search_authority holds, per
+ * provision, how many other provisions cite it, from the references triggers keep, and whether
+ * it opens its division (the first in force of its section, in its document's order, outside
+ * divisions of special rules: corpus_special_division; an article stating only its division's
+ * scope, corpus_scope_clause, leaves that to the next). Refreshed after an ingest run (a run
+ * changes who cites whom, also for provisions it did not load, and an article inserted or
+ * repealed changes which one opens its division); only the rows that changed are written, and
+ * with an index engine those provisions are queued for re-indexing. Returns their public ids.
  */
 export async function refreshSearchAuthority(tx: Queryable, searchOutbox: boolean): Promise<string[]> {
   const { rows } = await tx.query<{ provision_id: number }>(
@@ -22,7 +23,7 @@ export async function refreshSearchAuthority(tx: Queryable, searchOutbox: boolea
        SELECT provision_id FROM (
          SELECT DISTINCT ON (document_id, section_source_id) id AS provision_id, section_path
          FROM provisions
-         WHERE present_in_source AND status = 'in_force'
+         WHERE present_in_source AND status = 'in_force' AND NOT corpus_scope_clause(text)
          ORDER BY document_id, section_source_id, position) AS first
        WHERE NOT corpus_special_division(section_path)),
      priors AS (

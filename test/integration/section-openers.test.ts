@@ -10,9 +10,10 @@ import { openTestStore, STORE_KINDS, type TestStore } from "../helpers/stores.ts
  * in the document's order, of the provisions sharing its section, recomputed after every ingest
  * run, since an article inserted or repealed changes which one opens its division. What the
  * in-memory model, Postgres's SQL and the index documents read. Within a division of special
- * rules (derogations, exceptions, particular, penal or transitional provisions) no article opens.
+ * rules (derogations, exceptions, particular, penal or transitional provisions) no article opens;
+ * an article stating only where or to whom its division applies (migration 021) opens none either.
  */
-type Article = [number: string, section: string | null, status?: "in_force" | "repealed"];
+type Article = [number: string, section: string | null, status?: "in_force" | "repealed", text?: string];
 
 const act = (articles: Article[]) => ({
   source: { name: "canonical", documentId: "OPENERS", version: null },
@@ -29,12 +30,13 @@ const act = (articles: Article[]) => ({
     // Special rules: every division within opens with a special case.
     { id: "S3", parentId: null, title: "Chapitre III : Dérogations" },
     { id: "S4", parentId: "S3", title: "Section 1 : Industries saisonnières" },
+    { id: "S5", parentId: null, title: "Chapitre IV : Comité" },
   ],
-  provisions: articles.map(([number, sectionId, status = "in_force"]) => ({
+  provisions: articles.map(([number, sectionId, status = "in_force", text]) => ({
     sourceId: `OPENERS-${number}`,
     versionId: `OPENERS-${number}-v1`,
     number,
-    text: `L'article ${number} dispose de la règle numéro ${number}.`,
+    text: text ?? `L'article ${number} dispose de la règle numéro ${number}.`,
     status,
     effectiveFrom: "2020-01-01",
     effectiveTo: status === "repealed" ? "2022-01-01" : null,
@@ -147,5 +149,36 @@ describe.each(STORE_KINDS)("articles opening their division on %s", (kind) => {
     await load(NEXT_RUN);
     expect(await openers()).toEqual(["1", "2-1", "7"]);
     expect(await readSearchGeneration(store.db)).toBe(generation);
+  });
+
+  it("passes over an article stating only its division's scope: the next one opens it", async () => {
+    await load([
+      ...NEXT_RUN,
+      [
+        "10",
+        "S5",
+        "in_force",
+        "Les dispositions du présent chapitre sont applicables aux employeurs de droit privé.",
+      ],
+      ["11", "S5", "in_force", "Un comité est mis en place dans les entreprises d'au moins onze salariés."],
+    ]);
+    expect(await openers()).toEqual(["1", "11", "2-1", "7"]);
+    const scope = async (text: string) =>
+      (await store.db.query<{ scope: boolean }>("SELECT corpus_scope_clause($1) AS scope", [text])).rows[0]!
+        .scope;
+    for (const text of [
+      "Les dispositions du présent titre sont applicables aux employeurs de droit privé ainsi qu'à leurs salariés.",
+      "Le présent chapitre s'applique aux entreprises de travail temporaire.",
+      "Les dispositions de la présente section ne sont pas applicables aux rapports entre un employeur et son salarié.",
+      "La présente sous-section est applicable aux salariés détachés. Elle fixe les règles suivantes.",
+    ])
+      expect(await scope(text), text).toBe(true);
+    for (const text of [
+      // A rule that names its division, or a scope stated later than its first sentence.
+      "Le salarié bénéficie des garanties prévues au présent chapitre.",
+      "Le contrat de travail est soumis aux règles du droit commun. Le présent chapitre est applicable à tous.",
+      "Les dispositions applicables aux salariés sont fixées par décret.",
+    ])
+      expect(await scope(text), text).toBe(false);
   });
 });
