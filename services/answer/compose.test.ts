@@ -327,6 +327,29 @@ describe("composeExtractive", () => {
     expect(answer.sentences).toEqual([{ text: full.text, citations: ["full"] }]);
   });
 
+  it("gives a place still free back to the first page, by a sentence stating a rare word, as context", () => {
+    // Two places; the first provision has no sentence covering a third of the question, but one
+    // stating « essai »: quoted in the place the better sentence below leaves, in search's order.
+    const aside = { publicId: "aside", text: "Le salarié est informé par écrit. L'essai figure au contrat." };
+    const answer = composeExtractive(question, [aside, full], 2, RARITY);
+    expect(answer.sentences).toEqual([
+      { text: "L'essai figure au contrat.", citations: ["aside"] },
+      { text: full.text, citations: ["full"] },
+    ]);
+    expect(answer.evidence).toBe("sufficient");
+    // Context, not evidence: alone, it is quoted but never makes the answer sufficient, and the
+    // words it states are not reported as stated by none.
+    const alone = composeExtractive(question, [aside], 2, RARITY);
+    expect(alone.sentences).toEqual([{ text: "L'essai figure au contrat.", citations: ["aside"] }]);
+    expect(alone.evidence).toBe("insufficient");
+    expect(alone.unstated).not.toContain("essai");
+    expect(alone.unstated.length).toBeGreaterThan(0);
+    // Never a sentence stating only common words, and never beyond the places asked.
+    expect(composeExtractive(question, [aside, full], 1, RARITY).sentences).toHaveLength(1);
+    const common = { publicId: "common", text: "La durée du travail est fixée par accord." };
+    expect(composeExtractive(question, [common], 2, RARITY).sentences).toEqual([]);
+  });
+
   it("never quotes a sentence too long to be one (a table or an enumeration)", () => {
     const table = {
       publicId: "table",

@@ -25,8 +25,10 @@ export interface AnswerSentence {
 
 export interface Composition {
   /**
-   * The sentences quoted, each covering a third of the question; quoted whatever the evidence,
-   * so that an insufficient answer still shows the closest statements the sources hold.
+   * The sentences quoted, each covering a third of the question, or, in places left free, stating
+   * a rare word of it from one of search's first provisions (context, not evidence); quoted
+   * whatever the evidence, so that an insufficient answer still shows the closest statements the
+   * sources hold.
    */
   sentences: AnswerSentence[];
   /**
@@ -219,8 +221,21 @@ export function composeExtractive(
   // that make the question what it is. Inherited from headings, the provision's first sentence or
   // the guides' titles does not count.
   const rare = rareTerms(questionTerms, weight);
-  const unstated = rare.filter((t) => !stated.has(t)).sort((a, b) => weight.get(b)! - weight.get(a)!);
-  const sufficient = chosen.length > 0 && coverage >= MIN_ANSWER_COVERAGE && unstated.length < rare.length;
+  const sufficient = chosen.length > 0 && coverage >= MIN_ANSWER_COVERAGE && rare.some((t) => stated.has(t));
+  // Places still free go back to the first page: a provision search ranks there with no sentence
+  // covering a third of the question is quoted by its best sentence stating one of the question's
+  // rare words itself, in search's order. Such a sentence is context, not evidence: the evidence
+  // above was weighed without it, and it cannot make an answer sufficient.
+  for (let source = 0; source < Math.min(maxSentences, sources.length); source++) {
+    if (chosen.length >= maxSentences) break;
+    if (chosen.some((c) => c.source === source)) continue;
+    const best = candidates
+      .filter((c) => c.source === source && rare.some((t) => c.own.has(t)))
+      .sort((a, b) => b.score - a.score)[0];
+    if (best && !chosen.some((c) => c.text === best.text)) chosen.push(best);
+  }
+  const quoted = new Set(chosen.flatMap((c) => [...c.own]));
+  const unstated = rare.filter((t) => !quoted.has(t)).sort((a, b) => weight.get(b)! - weight.get(a)!);
   // Quoted either way: an insufficient answer shows the closest statements the sources hold, as
   // such, and which of the question's rare words none of them states.
   chosen.sort((a, b) => a.source - b.source || a.position - b.position);
