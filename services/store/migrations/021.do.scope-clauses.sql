@@ -20,14 +20,20 @@ CREATE TABLE migration_021_openers AS
     ORDER BY document_id, section_source_id, position) AS first
   WHERE NOT corpus_special_division(section_path);
 
-UPDATE search_authority SET opens_section = false
-WHERE opens_section AND provision_id NOT IN (SELECT id FROM migration_021_openers);
+-- The rows that change, written in one statement (the two sets are disjoint), and queued for the
+-- index engines, which hold the prior in their own copy (`opens_section`), as migration 019 queued
+-- the rows it rewrote.
+WITH closed AS (
+       UPDATE search_authority SET opens_section = false
+       WHERE opens_section AND provision_id NOT IN (SELECT id FROM migration_021_openers)
+       RETURNING provision_id),
+     opened AS (
+       INSERT INTO search_authority (provision_id, cited_by, opens_section)
+       SELECT id, 0, true FROM migration_021_openers
+       ON CONFLICT (provision_id) DO UPDATE SET opens_section = true WHERE NOT search_authority.opens_section
+       RETURNING provision_id)
+INSERT INTO search_outbox (public_id)
+SELECT public_id FROM provisions
+WHERE id IN (SELECT provision_id FROM closed UNION SELECT provision_id FROM opened);
 
-INSERT INTO search_authority (provision_id, cited_by, opens_section)
-SELECT id, 0, true FROM migration_021_openers
-ON CONFLICT (provision_id) DO UPDATE SET opens_section = true;
-
--- The index engines read opens_section as before, from their own copy: `corpus index verify` names
--- the documents whose prior changed here (it enters the indexed hash), and `corpus index rebuild`
--- after upgrading rewrites them (README).
 DROP TABLE migration_021_openers;
