@@ -64,8 +64,9 @@ export const INSUFFICIENT_NOTE = `The loaded corpus holds no provision that answ
 
 /**
  * What an insufficient answer means, in words. Its sentences, when it has some, are the closest
- * statements the sources hold (each covers a third of the question), not an answer: the note says
- * which of the question's rare words no quoted sentence states, or that together they cover too little.
+ * statements the sources hold (each covers a third of the question, or states a rare word of it
+ * as context), not an answer: the note says which of the question's rare words no quoted
+ * sentence states, or that together they cover too little.
  */
 export function evidenceNote(
   evidence: AnswerOutcome["evidence"],

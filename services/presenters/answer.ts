@@ -26,7 +26,7 @@ export const answerResponseSchema = z
       answer: z.object({
         text: z.string().meta({
           description:
-            "The sentences, joined. When the evidence is insufficient, the closest statements the sources hold, which do not answer (evidence_note says why); empty when no sentence covers a third of the question.",
+            "The sentences, joined. When the evidence is insufficient, the closest statements the sources hold, which do not answer (evidence_note says why); empty when no sentence covers a third of the question and none of search's first provisions states one of its rare words (such a sentence is quoted as context, never as evidence).",
         }),
         sentences: z
           .array(
