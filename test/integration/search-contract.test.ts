@@ -38,8 +38,9 @@ const datedAct = {
   effectiveTo: null,
   sections: [],
   provisions: [
-    // In force and first, so that it opens the act (RANKING.opening) and the three below are alike.
-    ["0", "Le présent titre s'applique aux impositions locales.", "in_force", "2020-01-01", null],
+    // In force and first, so that it opens the act (RANKING.opening) and the three below are alike:
+    // a rule, not a statement of scope (« Le présent titre s'applique… » would pass the opening on).
+    ["0", "Les impositions locales sont dues par les propriétaires.", "in_force", "2020-01-01", null],
     ["1", "La redevance fiscale ancienne est abrogée.", "repealed", "2020-01-01", "2022-01-01"],
     ["2", "La redevance fiscale actuelle est due chaque année.", "in_force", "2022-01-01", null],
     ["3", "La redevance fiscale future sera due à compter de 2030.", "not_yet_in_force", "2030-01-01", null],
