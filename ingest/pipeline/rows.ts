@@ -81,6 +81,31 @@ export function sectionPaths(doc: CanonicalDocument): Map<string, string[]> {
   return paths;
 }
 
+/**
+ * The day the provision stops being in force, whichever of its versions is in force: the end of
+ * the version whose text we hold, carried on through the versions the source lists as starting the
+ * day the previous one ends (an amendment, not a repeal), until one is open-ended (null) or none
+ * follows. A LEGI snapshot lists the versions an act has already scheduled without their text:
+ * the code de la sécurité sociale's L461-1 holds the text in force until 2026-09-30 and three
+ * later versions (2026-09-30, 2026-11-01, 2027-01-01, open-ended), so it is in force today though
+ * the text we show is not today's (search flags it). A version that never took effect (it ends
+ * when it starts) carries nothing on.
+ */
+export function inForceUntil(p: Pick<CanonicalProvision, "effectiveTo" | "versions">): string | null {
+  let end = p.effectiveTo;
+  while (end !== null) {
+    const from = end;
+    const next = p.versions.filter(
+      (v) => v.effectiveFrom === from && (v.effectiveTo === null || v.effectiveTo > from),
+    );
+    if (next.length === 0) return end;
+    if (next.some((v) => v.effectiveTo === null)) return null;
+    // Two versions starting that day (a source's slip): the later end.
+    end = next.map((v) => v.effectiveTo!).reduce((a, b) => (a > b ? a : b));
+  }
+  return null;
+}
+
 export function provisionRow(
   p: CanonicalProvision,
   publicId: string,
@@ -101,13 +126,15 @@ export function provisionRow(
     source_status: p.sourceStatus,
     effective_from: p.effectiveFrom,
     effective_to: p.effectiveTo,
+    in_force_to: inForceUntil(p),
     section_source_id: p.sectionId,
     section_path: p.heading ? [...path, p.heading] : path,
     position,
     domains,
   };
-  // Position is left out: an article inserted earlier in the code must not make every later one "changed".
-  const { position: _order, ...content } = row;
+  // Position is left out: an article inserted earlier in the code must not make every later one
+  // "changed"; so is in_force_to, which the versions (hashed) decide.
+  const { position: _order, in_force_to: _span, ...content } = row;
   return { ...row, content_hash: contentHash([content, p.versions, p.links]) };
 }
 

@@ -6,6 +6,7 @@ import { AppError } from "../core/errors.ts";
 import { type NamedDocument, type Spelling, searchCorpus } from "../corpus/search.ts";
 import { searchVocabulary } from "../corpus/vocabulary.ts";
 import type { AppContext } from "../runtime/context.ts";
+import type { SearchHit } from "../search/engine.ts";
 import type { PlanRow } from "../store/access.ts";
 import { logAnswer } from "../store/answer-log.ts";
 import { type ProvisionText, provisionTexts, wordFrequencies } from "../store/corpus-queries.ts";
@@ -107,10 +108,13 @@ async function retrieve(ctx: AppContext, who: Principal, request: AnswerRequest,
       asOf,
       match,
     });
+  // A provision in force in a wording the snapshot lacks (textSuperseded) is not quoted: the text we
+  // hold is not the law of that day.
+  const quotable = (hit: SearchHit) => !hit.textSuperseded;
   const precise = await search("all");
-  const ids = precise.hits.map((h) => h.publicId);
+  const ids = precise.hits.filter(quotable).map((h) => h.publicId);
   if (ids.length < RETRIEVED) {
-    for (const hit of (await search("any")).hits) {
+    for (const hit of (await search("any")).hits.filter(quotable)) {
       if (ids.length >= RETRIEVED) break;
       if (!ids.includes(hit.publicId)) ids.push(hit.publicId);
     }

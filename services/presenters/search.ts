@@ -29,6 +29,10 @@ const searchHitSchema = z
       description:
         "Present when filter.mode is best_effort and this provision's domains come from its document's title.",
     }),
+    text_superseded: z.literal(true).optional().meta({
+      description:
+        "Present when the provision is in force on as_of in a later version than the text we hold, a version the loaded snapshot lists without its text: snippet, effective_from and effective_to are of the earlier wording. GET the provision with as_of for its versions.",
+    }),
     url: z.string().meta({ description: "This provision in the API." }),
   })
   .meta({ id: "SearchHit" });
@@ -101,6 +105,7 @@ export function presentSearch(
       domains: hit.domains,
       score: hit.score,
       ...(hit.classifiedBy ? { classified_by: hit.classifiedBy } : {}),
+      ...(hit.textSuperseded ? { text_superseded: true as const } : {}),
       url: provisionUrl(hit.publicId),
     })),
     pagination: {

@@ -63,6 +63,7 @@ export function indexBody(layout: IndexLayout) {
         status: { type: "keyword" },
         effective_from: { type: "date", format: "yyyy-MM-dd" },
         effective_to: { type: "date", format: "yyyy-MM-dd" },
+        in_force_to: { type: "date", format: "yyyy-MM-dd" },
         domains: { type: "keyword" },
         document_domains: { type: "keyword" },
         present_in_source: { type: "boolean" },
@@ -102,7 +103,7 @@ function filters(query: SearchQuery): object[] {
   return filter;
 }
 
-/** In force on a day: not repealed, started, not ended. */
+/** In force on a day: not repealed, started, not ended (in whichever version: migration 022). */
 function inForceOn(asOf: string): object[] {
   return [
     { bool: { must_not: { term: { status: "repealed" } } } },
@@ -117,8 +118,8 @@ function inForceOn(asOf: string): object[] {
     {
       bool: {
         should: [
-          { bool: { must_not: { exists: { field: "effective_to" } } } },
-          { range: { effective_to: { gt: asOf } } },
+          { bool: { must_not: { exists: { field: "in_force_to" } } } },
+          { range: { in_force_to: { gt: asOf } } },
         ],
       },
     },
@@ -308,6 +309,7 @@ export function readHits(
         status: hit._source.status,
         effectiveFrom: hit._source.effective_from,
         effectiveTo: hit._source.effective_to,
+        inForceTo: hit._source.in_force_to,
         domains: hit._source.domains,
         score: Math.round((hit._score ?? 0) * 10000) / 10000,
       }),

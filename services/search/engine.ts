@@ -54,11 +54,36 @@ export interface SearchHit {
   snippet: string;
   status: "in_force" | "repealed" | "not_yet_in_force";
   effectiveFrom: string | null;
+  /** The text's own dates: the version we hold. */
   effectiveTo: string | null;
+  /**
+   * When the provision stops being in force, whichever version is (migration 022): later than
+   * effectiveTo when versions the source lists without their text follow the one we hold.
+   */
+  inForceTo: string | null;
   domains: Domain[];
   score: number;
   /** Set when the domains come from the document title after retrieval (best_effort). */
   classifiedBy?: "document_title";
+  /**
+   * Set (services/search/service.ts) when the provision is in force on the day asked in a later
+   * version than the text we hold, whose text the loaded snapshot lacks: the snippet and the dates
+   * are of an earlier wording.
+   */
+  textSuperseded?: true;
+}
+
+/** Whether a hit's provision is in force on `asOf` in a later version than its text (migration 022). */
+export function textSupersededOn(
+  hit: Pick<SearchHit, "status" | "effectiveTo" | "inForceTo">,
+  asOf: string,
+): boolean {
+  return (
+    hit.status !== "repealed" &&
+    hit.effectiveTo !== null &&
+    hit.effectiveTo <= asOf &&
+    (hit.inForceTo === null || hit.inForceTo > asOf)
+  );
 }
 
 export interface SearchResult {

@@ -26,7 +26,10 @@ export interface ProvisionIndexDocument {
   guides: string;
   status: "in_force" | "repealed" | "not_yet_in_force";
   effective_from: string | null;
+  /** The text's own end. */
   effective_to: string | null;
+  /** When the provision stops being in force, whichever version is (migration 022): what filters read. */
+  in_force_to: string | null;
   domains: Domain[];
   /** Domains of the document itself. */
   document_domains: Domain[];

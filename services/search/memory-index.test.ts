@@ -28,7 +28,7 @@ function provision(vector: string, more: Partial<IndexedProvision> = {}): Indexe
     domains: ["labour"],
     status: "in_force",
     effectiveFrom: null,
-    effectiveTo: null,
+    inForceTo: null,
     citedBy: 0,
     opensSection: false,
     vector,

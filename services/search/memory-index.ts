@@ -244,7 +244,7 @@ export class MemoryIndex {
     this.publicIds = provisions.map((p) => p.publicId);
     this.domainMasks = Int32Array.from(provisions, (p) => domainMask(p.domains));
     this.fromDay = Int32Array.from(provisions, (p) => dayNumber(p.effectiveFrom, 0));
-    this.toDay = Int32Array.from(provisions, (p) => dayNumber(p.effectiveTo, 99_999_999));
+    this.toDay = Int32Array.from(provisions, (p) => dayNumber(p.inForceTo, 99_999_999));
     this.flags = Uint8Array.from(
       provisions,
       (p) =>

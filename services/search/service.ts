@@ -2,7 +2,7 @@ import { authorizeDomains, type DomainFilter } from "../access/domains.ts";
 import type { Principal } from "../access/keys.ts";
 import type { Domain } from "../core/domains.ts";
 import { AppError } from "../core/errors.ts";
-import type { SearchEngine, SearchResult } from "./engine.ts";
+import { type SearchEngine, type SearchHit, type SearchResult, textSupersededOn } from "./engine.ts";
 import type { Synonyms } from "./synonyms.ts";
 import type { TitleClassifier } from "./title-classifier.ts";
 
@@ -50,7 +50,8 @@ export async function searchProvisions(
 ): Promise<SearchOutcome> {
   const filter = authorizeDomains(who, request.domains);
   const candidates = filter.domains && titles ? await titles.candidates(filter.domains) : [];
-  const result = await engine
+  const asOf = request.asOf ?? new Date().toISOString().slice(0, 10);
+  const found = await engine
     .search({
       q: request.q,
       limit: request.limit,
@@ -59,7 +60,7 @@ export async function searchProvisions(
       unclassifiedDocuments: candidates,
       document: request.document ?? null,
       inForce: request.inForce,
-      asOf: request.asOf ?? new Date().toISOString().slice(0, 10),
+      asOf,
       match: request.match ?? "all",
       signal: request.signal,
       synonyms: request.synonyms,
@@ -67,6 +68,10 @@ export async function searchProvisions(
     .catch((error: unknown) => {
       throw new SearchUnavailable(engine.name, error);
     });
+  // A provision in force that day in a wording the snapshot lacks is found, and says so.
+  const flagged = (hit: SearchHit): SearchHit =>
+    textSupersededOn(hit, asOf) ? { ...hit, textSuperseded: true } : hit;
+  const result = { ...found, hits: found.hits.map(flagged) };
   if (candidates.length === 0 || !titles || !filter.domains) return { ...result, filter };
   const domains = filter.domains;
   const hits = result.hits.map((hit) => titles.keep(hit, domains)).filter((hit) => hit !== undefined);

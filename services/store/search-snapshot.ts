@@ -17,7 +17,8 @@ export interface IndexedProvision {
   domains: string[];
   status: string;
   effectiveFrom: string | null;
-  effectiveTo: string | null;
+  /** When it stops being in force, whichever version is (migration 022). */
+  inForceTo: string | null;
   citedBy: number;
   /** Whether it opens its division (migration 020): the opening prior (RANKING.opening). */
   opensSection: boolean;
@@ -42,7 +43,7 @@ export async function* readIndexedProvisions(
   for (;;) {
     const { rows } = await db.query<IndexedProvision>(
       `SELECT p.id, p.public_id AS "publicId", d.public_id AS "documentPublicId", d.kind AS "documentKind", p.number_key AS "numberKey",
-              p.domains, p.status, p.effective_from AS "effectiveFrom", p.effective_to AS "effectiveTo",
+              p.domains, p.status, p.effective_from AS "effectiveFrom", p.in_force_to AS "inForceTo",
               coalesce(a.cited_by, 0) AS "citedBy",
               coalesce(a.opens_section, false) AS "opensSection", coalesce(p.search_vector::text, '') AS vector
        FROM provisions p JOIN documents d ON d.id = p.document_id

@@ -32,7 +32,7 @@ export async function timeReference(
     `SELECT p.public_id, p.section_path, p.text FROM provisions p
       WHERE p.present_in_source AND p.status <> 'repealed'
         AND (p.effective_from IS NULL OR p.effective_from <= $1::date)
-        AND (p.effective_to IS NULL OR p.effective_to > $1::date)
+        AND (p.in_force_to IS NULL OR p.in_force_to > $1::date)
       ORDER BY p.public_id`,
     [today],
   );

@@ -8,7 +8,7 @@ import type { Principal } from "../../services/access/keys.ts";
 import { parseDomainRules } from "../../services/core/classify.ts";
 import { parseConfig } from "../../services/core/config.ts";
 import { searchVocabulary } from "../../services/corpus/vocabulary.ts";
-import type { SearchEngine, SearchQuery } from "../../services/search/engine.ts";
+import { type SearchEngine, type SearchQuery, textSupersededOn } from "../../services/search/engine.ts";
 import { RANKING } from "../../services/search/ranking.ts";
 import { searchProvisions } from "../../services/search/service.ts";
 import { Synonyms } from "../../services/search/synonyms.ts";
@@ -38,22 +38,57 @@ const datedAct = {
   effectiveTo: null,
   sections: [],
   provisions: [
-    // In force and first, so that it opens the act (RANKING.opening) and the three below are alike:
-    // a rule, not a statement of scope (« Le présent titre s'applique… » would pass the opening on).
-    ["0", "Les impositions locales sont dues par les propriétaires.", "in_force", "2020-01-01", null],
-    ["1", "La redevance fiscale ancienne est abrogée.", "repealed", "2020-01-01", "2022-01-01"],
-    ["2", "La redevance fiscale actuelle est due chaque année.", "in_force", "2022-01-01", null],
-    ["3", "La redevance fiscale future sera due à compter de 2030.", "not_yet_in_force", "2030-01-01", null],
-  ].map(([number, text, status, from, to]) => ({
-    sourceId: `DATED-${number}`,
-    versionId: `DATED-${number}-v1`,
-    number: number as string,
-    text: text as string,
-    status: status as "in_force",
-    effectiveFrom: from as string,
-    effectiveTo: to as string | null,
-    sectionId: null,
-  })),
+    ...[
+      // In force and first, so that it opens the act (RANKING.opening) and the three below are alike:
+      // a rule, not a statement of scope (« Le présent titre s'applique… » would pass the opening on).
+      ["0", "Les impositions locales sont dues par les propriétaires.", "in_force", "2020-01-01", null],
+      ["1", "La redevance fiscale ancienne est abrogée.", "repealed", "2020-01-01", "2022-01-01"],
+      ["2", "La redevance fiscale actuelle est due chaque année.", "in_force", "2022-01-01", null],
+      [
+        "3",
+        "La redevance fiscale future sera due à compter de 2030.",
+        "not_yet_in_force",
+        "2030-01-01",
+        null,
+      ],
+    ].map(([number, text, status, from, to]) => ({
+      sourceId: `DATED-${number}`,
+      versionId: `DATED-${number}-v1`,
+      number: number as string,
+      text: text as string,
+      status: status as "in_force",
+      effectiveFrom: from as string,
+      effectiveTo: to as string | null,
+      sectionId: null,
+    })),
+    // Amended on 2024-01-01 by a version the source lists without its text (migration 022): in
+    // force on 2026-06-01, in a wording we do not hold.
+    {
+      sourceId: "DATED-4",
+      versionId: "DATED-4-v1",
+      number: "4",
+      text: "La taxe de balayage est due par les riverains.",
+      status: "in_force" as const,
+      effectiveFrom: "2020-01-01",
+      effectiveTo: "2024-01-01",
+      sectionId: null,
+      versions: [
+        {
+          versionId: "DATED-4-v1",
+          status: "superseded" as const,
+          effectiveFrom: "2020-01-01",
+          effectiveTo: "2024-01-01",
+          text: "La taxe de balayage est due par les riverains.",
+        },
+        {
+          versionId: "DATED-4-v2",
+          status: "in_force" as const,
+          effectiveFrom: "2024-01-01",
+          effectiveTo: null,
+        },
+      ],
+    },
+  ],
 };
 
 /**
@@ -479,6 +514,20 @@ describe.each(ENGINE_KINDS)("search contract: %s", (kind) => {
     expect(await ids({})).toEqual(["loi-datee/2"]);
     expect(await ids({ asOf: "2031-01-01" })).toEqual(["loi-datee/2", "loi-datee/3"]);
     expect(await ids({ inForce: false })).toEqual(["loi-datee/1", "loi-datee/2", "loi-datee/3"]);
+  });
+
+  it("finds a provision in force in a later version whose text the source lacks, and says so", async () => {
+    const found = async (asOf: string) =>
+      (await engine.search(query("taxe de balayage", { asOf }))).hits.find(
+        (h) => h.publicId === "loi-datee/4",
+      );
+    const today = await found("2026-06-01");
+    // The text we hold ended on 2024-01-01; the version after it is open-ended.
+    expect(today).toMatchObject({ effectiveTo: "2024-01-01", inForceTo: null });
+    expect(textSupersededOn(today!, "2026-06-01")).toBe(true);
+    const then = await found("2022-06-01");
+    expect(then && textSupersededOn(then, "2022-06-01")).toBe(false);
+    expect(await found("2019-06-01")).toBeUndefined();
   });
 
   it("asked for every provision, ranks what is in force on the day first", async () => {
