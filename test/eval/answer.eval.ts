@@ -12,11 +12,11 @@ import { UsageMeter } from "../../services/access/usage-meter.ts";
 import { composeExtractive, type Source } from "../../services/answer/extractive.ts";
 import { answerQuestion, questionRarity } from "../../services/answer/service.ts";
 import { parseConfig, repoRoot } from "../../services/core/config.ts";
-import { forgetVocabulary, searchVocabulary } from "../../services/corpus/vocabulary.ts";
+import { searchCorpus } from "../../services/corpus/search.ts";
+import { forgetVocabulary } from "../../services/corpus/vocabulary.ts";
 import { inProcessExecutor } from "../../services/jobs/ingest-run-job.ts";
 import type { AppContext } from "../../services/runtime/context.ts";
 import { PostgresSearchEngine } from "../../services/search/postgres-engine.ts";
-import { searchProvisions } from "../../services/search/service.ts";
 import { Synonyms } from "../../services/search/synonyms.ts";
 import { rulesLoader, TitleClassifier } from "../../services/search/title-classifier.ts";
 import { openStore } from "../../services/store/open.ts";
@@ -195,15 +195,10 @@ try {
       }
       for (const { query: question, relevant: expected } of batch) {
         const i = asked++;
+        // Search's first five as GET /api/v1/search?limit=5 gives them: the file's synonyms and the
+        // guides' abbreviations, the spelling reading, the relaxed reading when nothing holds enough.
         const top5 = (
-          await searchProvisions(ctx.search, who, {
-            q: question,
-            limit: 5,
-            offset: 0,
-            inForce: true,
-            // The synonyms the answer reads with: the file's and the guides' abbreviations.
-            synonyms: await searchVocabulary(db, ctx.synonyms),
-          })
+          await searchCorpus(ctx, who, { q: question, limit: 5, offset: 0, inForce: true })
         ).hits.map((h) => h.publicId);
         totals.search.hit.push(top5.some((id) => expected.includes(id)) ? 1 : 0);
         totals.search.recall.push(share(top5, expected));
