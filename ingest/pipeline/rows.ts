@@ -82,29 +82,44 @@ export function sectionPaths(doc: CanonicalDocument): Map<string, string[]> {
 }
 
 /**
- * The day the provision stops being in force, whichever of its versions is in force: the end of
- * the version whose text we hold, carried on through the versions the source lists as starting the
- * day the previous one ends (an amendment, not a repeal), until one is open-ended (null) or none
- * follows. A LEGI snapshot lists the versions an act has already scheduled without their text:
- * the code de la sécurité sociale's L461-1 holds the text in force until 2026-09-30 and three
- * later versions (2026-09-30, 2026-11-01, 2027-01-01, open-ended), so it is in force today though
- * the text we show is not today's (search flags it). A version that never took effect (it ends
- * when it starts) carries nothing on.
+ * When the provision is in force, whichever of its versions is: the dates of the version whose
+ * text we hold, carried on through the versions the source lists as starting the day the previous
+ * one ends (an amendment, not a repeal), and back through those ending the day the next one
+ * starts, until one is open-ended (null) or none joins. A LEGI snapshot holds the text of one
+ * version and lists the others without it: the Code de la sécurité sociale's L461-1 holds the
+ * text in force from 2018-07-01 to 2026-09-30, four earlier versions (from 1985-12-21) and three
+ * later ones (2026-09-30, 2026-11-01, 2027-01-01, open-ended), so it is in force in 2010 and today
+ * though the text we show is neither day's (search says so). A version that never took effect (it
+ * ends when it starts) joins nothing.
  */
-export function inForceUntil(p: Pick<CanonicalProvision, "effectiveTo" | "versions">): string | null {
-  let end = p.effectiveTo;
-  while (end !== null) {
-    const from = end;
-    const next = p.versions.filter(
-      (v) => v.effectiveFrom === from && (v.effectiveTo === null || v.effectiveTo > from),
-    );
-    if (next.length === 0) return end;
-    if (next.some((v) => v.effectiveTo === null)) return null;
-    // Two versions starting that day (a source's slip): the later end.
-    end = next.map((v) => v.effectiveTo!).reduce((a, b) => (a > b ? a : b));
+export function inForceSpan(p: Pick<CanonicalProvision, "effectiveFrom" | "effectiveTo" | "versions">): {
+  from: string | null;
+  to: string | null;
+} {
+  // As the change log reads them: a start not known counts as later than any day.
+  const tookEffect = p.versions.filter(
+    (v) => v.effectiveTo === null || (v.effectiveFrom !== null && v.effectiveTo > v.effectiveFrom),
+  );
+  let to = p.effectiveTo;
+  while (to !== null) {
+    const day = to;
+    const next = tookEffect.filter((v) => v.effectiveFrom === day);
+    if (next.length === 0) break;
+    // Two versions joining that day (a source's slip): the wider span.
+    to = next.some((v) => v.effectiveTo === null) ? null : next.map((v) => v.effectiveTo!).reduce(later);
   }
-  return null;
+  let from = p.effectiveFrom;
+  while (from !== null) {
+    const day = from;
+    const previous = tookEffect.filter((v) => v.effectiveTo === day);
+    if (previous.length === 0) break;
+    // A version that took effect and ends has a start.
+    from = previous.map((v) => v.effectiveFrom!).reduce((a, b) => (a < b ? a : b));
+  }
+  return { from, to };
 }
+
+const later = (a: string, b: string) => (a > b ? a : b);
 
 export function provisionRow(
   p: CanonicalProvision,
@@ -113,6 +128,7 @@ export function provisionRow(
   path: string[],
   domains: string[],
 ): ProvisionRow {
+  const span = inForceSpan(p);
   const row = {
     public_id: publicId,
     source_id: p.sourceId,
@@ -126,15 +142,16 @@ export function provisionRow(
     source_status: p.sourceStatus,
     effective_from: p.effectiveFrom,
     effective_to: p.effectiveTo,
-    in_force_to: inForceUntil(p),
+    in_force_from: span.from,
+    in_force_to: span.to,
     section_source_id: p.sectionId,
     section_path: p.heading ? [...path, p.heading] : path,
     position,
     domains,
   };
   // Position is left out: an article inserted earlier in the code must not make every later one
-  // "changed"; so is in_force_to, which the versions (hashed) decide.
-  const { position: _order, in_force_to: _span, ...content } = row;
+  // "changed"; so is the in-force span, which the versions (hashed) decide.
+  const { position: _order, in_force_from: _from, in_force_to: _to, ...content } = row;
   return { ...row, content_hash: contentHash([content, p.versions, p.links]) };
 }
 

@@ -108,9 +108,9 @@ async function retrieve(ctx: AppContext, who: Principal, request: AnswerRequest,
       asOf,
       match,
     });
-  // A provision in force in a wording the snapshot lacks (textSuperseded) is not quoted: the text we
-  // hold is not the law of that day.
-  const quotable = (hit: SearchHit) => !hit.textSuperseded;
+  // A provision in force in a wording the snapshot lacks (versionNotLoaded) is not quoted: the text
+  // we hold is not the law of that day.
+  const quotable = (hit: SearchHit) => !hit.versionNotLoaded;
   const precise = await search("all");
   const ids = precise.hits.filter(quotable).map((h) => h.publicId);
   if (ids.length < RETRIEVED) {

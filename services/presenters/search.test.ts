@@ -13,6 +13,7 @@ const hit = (n: number): SearchHit => ({
   status: "in_force",
   effectiveFrom: null,
   effectiveTo: null,
+  inForceFrom: null,
   inForceTo: null,
   domains: ["labour"],
   score: 1,

@@ -29,9 +29,9 @@ const searchHitSchema = z
       description:
         "Present when filter.mode is best_effort and this provision's domains come from its document's title.",
     }),
-    text_superseded: z.literal(true).optional().meta({
+    version_not_loaded: z.literal(true).optional().meta({
       description:
-        "Present when the provision is in force on as_of in a later version than the text we hold, a version the loaded snapshot lists without its text: snippet, effective_from and effective_to are of the earlier wording. GET the provision with as_of for its versions.",
+        "Present when the provision is in force on as_of in a version the loaded snapshot lists without its text (a later one, or an earlier one for a past as_of): snippet, effective_from and effective_to are of the version we hold. GET the provision with as_of for its versions.",
     }),
     url: z.string().meta({ description: "This provision in the API." }),
   })
@@ -105,7 +105,7 @@ export function presentSearch(
       domains: hit.domains,
       score: hit.score,
       ...(hit.classifiedBy ? { classified_by: hit.classifiedBy } : {}),
-      ...(hit.textSuperseded ? { text_superseded: true as const } : {}),
+      ...(hit.versionNotLoaded ? { version_not_loaded: true as const } : {}),
       url: provisionUrl(hit.publicId),
     })),
     pagination: {

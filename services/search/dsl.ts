@@ -63,6 +63,7 @@ export function indexBody(layout: IndexLayout) {
         status: { type: "keyword" },
         effective_from: { type: "date", format: "yyyy-MM-dd" },
         effective_to: { type: "date", format: "yyyy-MM-dd" },
+        in_force_from: { type: "date", format: "yyyy-MM-dd" },
         in_force_to: { type: "date", format: "yyyy-MM-dd" },
         domains: { type: "keyword" },
         document_domains: { type: "keyword" },
@@ -103,23 +104,25 @@ function filters(query: SearchQuery): object[] {
   return filter;
 }
 
-/** In force on a day: not repealed, started, not ended (in whichever version: migration 022). */
+/**
+ * In force on a day, in whichever version (migration 022): started, and not ended; a provision
+ * the source says is repealed, with no end date, never is.
+ */
 function inForceOn(asOf: string): object[] {
   return [
-    { bool: { must_not: { term: { status: "repealed" } } } },
     {
       bool: {
         should: [
-          { bool: { must_not: { exists: { field: "effective_from" } } } },
-          { range: { effective_from: { lte: asOf } } },
+          { bool: { must_not: { exists: { field: "in_force_from" } } } },
+          { range: { in_force_from: { lte: asOf } } },
         ],
       },
     },
     {
       bool: {
         should: [
-          { bool: { must_not: { exists: { field: "in_force_to" } } } },
           { range: { in_force_to: { gt: asOf } } },
+          { bool: { must_not: [{ exists: { field: "in_force_to" } }, { term: { status: "repealed" } }] } },
         ],
       },
     },
@@ -309,6 +312,7 @@ export function readHits(
         status: hit._source.status,
         effectiveFrom: hit._source.effective_from,
         effectiveTo: hit._source.effective_to,
+        inForceFrom: hit._source.in_force_from,
         inForceTo: hit._source.in_force_to,
         domains: hit._source.domains,
         score: Math.round((hit._score ?? 0) * 10000) / 10000,

@@ -54,36 +54,40 @@ export interface SearchHit {
   snippet: string;
   status: "in_force" | "repealed" | "not_yet_in_force";
   effectiveFrom: string | null;
-  /** The text's own dates: the version we hold. */
+  /** effectiveFrom and effectiveTo: the text's own dates, those of the version we hold. */
   effectiveTo: string | null;
   /**
-   * When the provision stops being in force, whichever version is (migration 022): later than
-   * effectiveTo when versions the source lists without their text follow the one we hold.
+   * When the provision is in force, whichever version is (migration 022): wider than the text's
+   * dates when versions the source lists without their text join the one we hold.
    */
+  inForceFrom: string | null;
   inForceTo: string | null;
   domains: Domain[];
   score: number;
   /** Set when the domains come from the document title after retrieval (best_effort). */
   classifiedBy?: "document_title";
   /**
-   * Set (services/search/service.ts) when the provision is in force on the day asked in a later
-   * version than the text we hold, whose text the loaded snapshot lacks: the snippet and the dates
-   * are of an earlier wording.
+   * Set (services/search/service.ts) when the provision is in force on the day asked in a version
+   * whose text the loaded snapshot lacks: the snippet and the dates are of another wording.
    */
-  textSuperseded?: true;
+  versionNotLoaded?: true;
 }
 
-/** Whether a hit's provision is in force on `asOf` in a later version than its text (migration 022). */
-export function textSupersededOn(
-  hit: Pick<SearchHit, "status" | "effectiveTo" | "inForceTo">,
+/**
+ * Whether a hit's provision is in force on `asOf` (in whichever version, migration 022) in a
+ * version other than the one whose text we hold: an earlier one, or a later one.
+ */
+export function versionNotLoadedOn(
+  hit: Pick<SearchHit, "status" | "effectiveFrom" | "effectiveTo" | "inForceFrom" | "inForceTo">,
   asOf: string,
 ): boolean {
-  return (
-    hit.status !== "repealed" &&
-    hit.effectiveTo !== null &&
-    hit.effectiveTo <= asOf &&
-    (hit.inForceTo === null || hit.inForceTo > asOf)
-  );
+  const inForce =
+    (hit.inForceFrom === null || hit.inForceFrom <= asOf) &&
+    (hit.inForceTo === null ? hit.status !== "repealed" : hit.inForceTo > asOf);
+  const textInForce =
+    (hit.effectiveFrom === null || hit.effectiveFrom <= asOf) &&
+    (hit.effectiveTo === null || hit.effectiveTo > asOf);
+  return inForce && !textInForce;
 }
 
 export interface SearchResult {

@@ -28,7 +28,8 @@ export interface ProvisionIndexDocument {
   effective_from: string | null;
   /** The text's own end. */
   effective_to: string | null;
-  /** When the provision stops being in force, whichever version is (migration 022): what filters read. */
+  /** When the provision is in force, whichever version is (migration 022): what filters read. */
+  in_force_from: string | null;
   in_force_to: string | null;
   domains: Domain[];
   /** Domains of the document itself. */

@@ -27,7 +27,7 @@ function provision(vector: string, more: Partial<IndexedProvision> = {}): Indexe
     numberKey: `L${id}`,
     domains: ["labour"],
     status: "in_force",
-    effectiveFrom: null,
+    inForceFrom: null,
     inForceTo: null,
     citedBy: 0,
     opensSection: false,
@@ -231,7 +231,7 @@ describe("MemoryIndex", () => {
     const tax = provision("'preavis':1C", { domains: ["tax"], documentPublicId: "cgi" });
     const unclassified = provision("'preavis':1C", { domains: [], documentPublicId: "loi" });
     const repealed = provision("'preavis':1C", { status: "repealed" });
-    const future = provision("'preavis':1C", { effectiveFrom: "2030-01-01" });
+    const future = provision("'preavis':1C", { inForceFrom: "2030-01-01" });
     for (const p of [labour, tax, unclassified, repealed, future]) builder.add(p);
     const index = builder.finish("1", NO_PRIORS);
     const ids = (more: Partial<AnalysedQuery>) =>

@@ -51,7 +51,7 @@ export interface MemoryPage {
 const idf = (n: number, df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
 
 /** Per-provision flags (MemoryIndex.flags). */
-const FLAG = { repealed: 1, agreement: 2, unclassified: 4 } as const;
+const FLAG = { agreement: 1, unclassified: 2 } as const;
 
 /** "2024-01-31" as 20240131, comparable as the dates are; `open` for none. */
 const dayNumber = (day: string | null, open: number) =>
@@ -243,12 +243,14 @@ export class MemoryIndex {
     });
     this.publicIds = provisions.map((p) => p.publicId);
     this.domainMasks = Int32Array.from(provisions, (p) => domainMask(p.domains));
-    this.fromDay = Int32Array.from(provisions, (p) => dayNumber(p.effectiveFrom, 0));
-    this.toDay = Int32Array.from(provisions, (p) => dayNumber(p.inForceTo, 99_999_999));
+    this.fromDay = Int32Array.from(provisions, (p) => dayNumber(p.inForceFrom, 0));
+    // A provision the source says is repealed, with no end date, is in force on no day.
+    this.toDay = Int32Array.from(provisions, (p) =>
+      dayNumber(p.inForceTo, p.status === "repealed" ? 0 : 99_999_999),
+    );
     this.flags = Uint8Array.from(
       provisions,
       (p) =>
-        (p.status === "repealed" ? FLAG.repealed : 0) |
         (p.documentKind === AGREEMENT_KIND ? FLAG.agreement : 0) |
         (p.domains.length === 0 ? FLAG.unclassified : 0),
     );
@@ -566,7 +568,7 @@ export class MemoryIndex {
       )
         return 0;
       if (document !== null && this.documentOf[doc] !== document) return 0;
-      const inForce = (flags & FLAG.repealed) === 0 && this.fromDay[doc]! <= asOf && this.toDay[doc]! > asOf;
+      const inForce = this.fromDay[doc]! <= asOf && this.toDay[doc]! > asOf;
       if (query.inForce && !inForce) return 0;
       return (inForce ? 1 : OUT_OF_FORCE_WEIGHT) * ((flags & FLAG.agreement) !== 0 ? agreementWeight : 1);
     };

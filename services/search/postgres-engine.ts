@@ -31,6 +31,7 @@ interface Row {
   status: SearchHit["status"];
   effective_from: string | null;
   effective_to: string | null;
+  in_force_from: string | null;
   in_force_to: string | null;
   domains: Domain[];
   score: number;
@@ -197,9 +198,8 @@ const PAIR_SCORE = `SELECT max(CASE u.weight
     FROM (${PAIR_FREQUENCIES}) AS u WHERE u.frequency > 0`;
 
 /** Parameters $5–$9: domains, document, in force only, as of, unclassified documents. */
-const IN_FORCE = `(p.status <> 'repealed'
-    AND (p.effective_from IS NULL OR p.effective_from <= $8::date)
-    AND (p.in_force_to IS NULL OR p.in_force_to > $8::date))`;
+const IN_FORCE = `((p.in_force_from IS NULL OR p.in_force_from <= $8::date)
+    AND (p.in_force_to > $8::date OR (p.in_force_to IS NULL AND p.status <> 'repealed')))`;
 
 const FILTERS = `p.present_in_source
   AND ($5::text[] IS NULL OR p.domains && $5::text[]
@@ -229,7 +229,7 @@ const PRIOR = `(1 + ${RANKING.authority}::float8 * ln(1 + coalesce(a.cited_by, 0
 
 /** A hit's columns, from its provision `p`, document `d` and `page` (its score). */
 const PAGE_COLUMNS = `p.public_id, p.number, d.public_id AS document_public_id, d.title AS document_title, p.section_path,
-       p.text, p.status, p.effective_from, p.effective_to, p.in_force_to, p.domains, page.score`;
+       p.text, p.status, p.effective_from, p.effective_to, p.in_force_from, p.in_force_to, p.domains, page.score`;
 
 /**
  * The page the in-memory model chose ($1 ids, $2 scores, best first), each row with the store's
@@ -473,6 +473,7 @@ function toHit(r: Row, terms: string[][]): SearchHit {
     status: r.status,
     effectiveFrom: r.effective_from,
     effectiveTo: r.effective_to,
+    inForceFrom: r.in_force_from,
     inForceTo: r.in_force_to,
     domains: r.domains,
     score: Math.round(r.score * 10000) / 10000,

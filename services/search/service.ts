@@ -2,7 +2,7 @@ import { authorizeDomains, type DomainFilter } from "../access/domains.ts";
 import type { Principal } from "../access/keys.ts";
 import type { Domain } from "../core/domains.ts";
 import { AppError } from "../core/errors.ts";
-import { type SearchEngine, type SearchHit, type SearchResult, textSupersededOn } from "./engine.ts";
+import { type SearchEngine, type SearchHit, type SearchResult, versionNotLoadedOn } from "./engine.ts";
 import type { Synonyms } from "./synonyms.ts";
 import type { TitleClassifier } from "./title-classifier.ts";
 
@@ -70,7 +70,7 @@ export async function searchProvisions(
     });
   // A provision in force that day in a wording the snapshot lacks is found, and says so.
   const flagged = (hit: SearchHit): SearchHit =>
-    textSupersededOn(hit, asOf) ? { ...hit, textSuperseded: true } : hit;
+    versionNotLoadedOn(hit, asOf) ? { ...hit, versionNotLoaded: true } : hit;
   const result = { ...found, hits: found.hits.map(flagged) };
   if (candidates.length === 0 || !titles || !filter.domains) return { ...result, filter };
   const domains = filter.domains;

@@ -56,7 +56,8 @@ export type ProvisionRow = {
   source_status: string | null;
   effective_from: string | null;
   effective_to: string | null;
-  /** The end of its in-force span across the versions the source lists (ingest/pipeline/rows.ts, inForceUntil). */
+  /** Its in-force span across the versions the source lists (ingest/pipeline/rows.ts, inForceSpan). */
+  in_force_from: string | null;
   in_force_to: string | null;
   section_source_id: string | null;
   section_path: string[];
@@ -103,10 +104,10 @@ const DOCUMENT_FIELDS = `public_id, source, source_id, source_version, kind, tit
 
 const PROVISION_COLUMNS = `public_id text, source_id text, version_id text, number text, number_key text, text text,
   text_html text, notes text, status text, source_status text, effective_from date, effective_to date,
-  in_force_to date, section_source_id text, section_path text[], position int, domains text[], content_hash text`;
+  in_force_from date, in_force_to date, section_source_id text, section_path text[], position int, domains text[], content_hash text`;
 
 const PROVISION_FIELDS = `public_id, source_id, version_id, number, number_key, text, text_html, notes, status,
-  source_status, effective_from, effective_to, in_force_to, section_source_id, section_path, position, domains, content_hash`;
+  source_status, effective_from, effective_to, in_force_from, in_force_to, section_source_id, section_path, position, domains, content_hash`;
 
 /** Which source document holds a public id, if any. */
 export async function findPublicIdOwner(

@@ -22,17 +22,17 @@ const GUIDES_FIELD = "corpus_guides_field(p.guides, p.text)";
 
 /**
  * What an index document must match: the row's content, its guides field, how often it is cited,
- * its document's kind, whether it opens its division and the end of its in-force span (so an index
- * made before `document_kind`, `opens_section` or `in_force_to` existed reads as stale).
+ * its document's kind, whether it opens its division and its in-force span (so an index made
+ * before `document_kind`, `opens_section` or the span existed reads as stale).
  */
 const INDEXED_HASH = `md5(p.content_hash || ${GUIDES_FIELD} || coalesce(a.cited_by, 0) || d.kind
-    || coalesce(a.opens_section, false) || coalesce(p.in_force_to::text, 'open'))`;
+    || coalesce(a.opens_section, false) || coalesce(p.in_force_from::text, 'open') || coalesce(p.in_force_to::text, 'open'))`;
 
 const DOCUMENT_JSON = `json_build_object(
     'public_id', p.public_id, 'source_id', p.source_id, 'version_id', p.version_id,
     'document_id', d.public_id, 'document_title', d.title, 'document_kind', d.kind, 'number', p.number, 'number_key', p.number_key,
     'section_path', p.section_path, 'text', p.text, 'guides', ${GUIDES_FIELD}, 'status', p.status,
-    'effective_from', p.effective_from, 'effective_to', p.effective_to, 'in_force_to', p.in_force_to,
+    'effective_from', p.effective_from, 'effective_to', p.effective_to, 'in_force_from', p.in_force_from, 'in_force_to', p.in_force_to,
     'domains', p.domains, 'document_domains', d.domains,
     'present_in_source', p.present_in_source, 'cited_by', coalesce(a.cited_by, 0),
     'opens_section', coalesce(a.opens_section, false),

@@ -16,8 +16,8 @@ export interface IndexedProvision {
   numberKey: string;
   domains: string[];
   status: string;
-  effectiveFrom: string | null;
-  /** When it stops being in force, whichever version is (migration 022). */
+  /** When it is in force, whichever version is (migration 022). */
+  inForceFrom: string | null;
   inForceTo: string | null;
   citedBy: number;
   /** Whether it opens its division (migration 020): the opening prior (RANKING.opening). */
@@ -43,7 +43,7 @@ export async function* readIndexedProvisions(
   for (;;) {
     const { rows } = await db.query<IndexedProvision>(
       `SELECT p.id, p.public_id AS "publicId", d.public_id AS "documentPublicId", d.kind AS "documentKind", p.number_key AS "numberKey",
-              p.domains, p.status, p.effective_from AS "effectiveFrom", p.in_force_to AS "inForceTo",
+              p.domains, p.status, p.in_force_from AS "inForceFrom", p.in_force_to AS "inForceTo",
               coalesce(a.cited_by, 0) AS "citedBy",
               coalesce(a.opens_section, false) AS "opensSection", coalesce(p.search_vector::text, '') AS vector
        FROM provisions p JOIN documents d ON d.id = p.document_id

@@ -40,7 +40,7 @@ const newTables = (): FloorTables => ({
   provisions: new CopyTable(
     "provisions",
     `document_id last_run_id public_id source_id version_id number number_key text text_html notes status
-     source_status effective_from effective_to in_force_to section_source_id section_path position domains content_hash`,
+     source_status effective_from effective_to in_force_from in_force_to section_source_id section_path position domains content_hash`,
   ),
   versions: new CopyTable(
     "provision_versions",

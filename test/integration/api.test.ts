@@ -60,17 +60,22 @@ describe.each(API_SETUPS)("API v1 on $name", ({ kind, redis }) => {
       );
     });
 
-    it("finds a provision in force in a later version the snapshot lists without text, flagged text_superseded", async () => {
-      // R4451-39: the text we hold is in force until 2027-07-01, a version listed without its
-      // text follows, open-ended (migration 022).
+    it("finds a provision in force in a version the snapshot lists without text, flagged version_not_loaded", async () => {
+      // R4451-39: the text we hold is in force from 2018-07-01 until 2027-07-01; versions listed
+      // without their text precede it (from 2010-07-05) and follow it, open-ended (migration 022).
       const on = async (asOf: string) =>
         (await call(api, `/api/v1/search?q=R4451-39&as_of=${asOf}`, { key: api.keys.reader })).body.data.find(
           (hit: { id: string }) => hit.id === "code-du-travail/R4451-39",
         );
-      expect(await on("2027-08-01")).toMatchObject({ effective_to: "2027-07-01", text_superseded: true });
+      expect(await on("2027-08-01")).toMatchObject({ effective_to: "2027-07-01", version_not_loaded: true });
+      expect(await on("2012-01-01")).toMatchObject({
+        effective_from: "2018-07-01",
+        version_not_loaded: true,
+      });
+      expect(await on("2009-01-01")).toBeUndefined();
       const before = await on("2026-06-01");
       expect(before).toBeDefined();
-      expect(before.text_superseded).toBeUndefined();
+      expect(before.version_not_loaded).toBeUndefined();
     });
 
     it("answers an empty list with 200", async () => {

@@ -8,7 +8,7 @@ import type { Principal } from "../../services/access/keys.ts";
 import { parseDomainRules } from "../../services/core/classify.ts";
 import { parseConfig } from "../../services/core/config.ts";
 import { searchVocabulary } from "../../services/corpus/vocabulary.ts";
-import { type SearchEngine, type SearchQuery, textSupersededOn } from "../../services/search/engine.ts";
+import { type SearchEngine, type SearchQuery, versionNotLoadedOn } from "../../services/search/engine.ts";
 import { RANKING } from "../../services/search/ranking.ts";
 import { searchProvisions } from "../../services/search/service.ts";
 import { Synonyms } from "../../services/search/synonyms.ts";
@@ -61,8 +61,8 @@ const datedAct = {
       effectiveTo: to as string | null,
       sectionId: null,
     })),
-    // Amended on 2024-01-01 by a version the source lists without its text (migration 022): in
-    // force on 2026-06-01, in a wording we do not hold.
+    // Amended on 2020-01-01 and 2024-01-01, the other versions listed without their text
+    // (migration 022): in force on 2017-06-01 and 2026-06-01, in wordings we do not hold.
     {
       sourceId: "DATED-4",
       versionId: "DATED-4-v1",
@@ -73,6 +73,12 @@ const datedAct = {
       effectiveTo: "2024-01-01",
       sectionId: null,
       versions: [
+        {
+          versionId: "DATED-4-v0",
+          status: "superseded" as const,
+          effectiveFrom: "2015-01-01",
+          effectiveTo: "2020-01-01",
+        },
         {
           versionId: "DATED-4-v1",
           status: "superseded" as const,
@@ -516,18 +522,29 @@ describe.each(ENGINE_KINDS)("search contract: %s", (kind) => {
     expect(await ids({ inForce: false })).toEqual(["loi-datee/1", "loi-datee/2", "loi-datee/3"]);
   });
 
-  it("finds a provision in force in a later version whose text the source lacks, and says so", async () => {
+  it("finds a provision in force in a version whose text the source lacks, and says so", async () => {
     const found = async (asOf: string) =>
       (await engine.search(query("taxe de balayage", { asOf }))).hits.find(
         (h) => h.publicId === "loi-datee/4",
       );
+    // The text we hold is in force from 2020-01-01 to 2024-01-01; an earlier version from
+    // 2015-01-01 and a later one, open-ended, are listed without their text.
     const today = await found("2026-06-01");
-    // The text we hold ended on 2024-01-01; the version after it is open-ended.
-    expect(today).toMatchObject({ effectiveTo: "2024-01-01", inForceTo: null });
-    expect(textSupersededOn(today!, "2026-06-01")).toBe(true);
+    expect(today).toMatchObject({ effectiveTo: "2024-01-01", inForceFrom: "2015-01-01", inForceTo: null });
+    expect(versionNotLoadedOn(today!, "2026-06-01")).toBe(true);
     const then = await found("2022-06-01");
-    expect(then && textSupersededOn(then, "2022-06-01")).toBe(false);
-    expect(await found("2019-06-01")).toBeUndefined();
+    expect(then && versionNotLoadedOn(then, "2022-06-01")).toBe(false);
+    const before = await found("2017-06-01");
+    expect(before && versionNotLoadedOn(before, "2017-06-01")).toBe(true);
+    expect(await found("2014-06-01")).toBeUndefined();
+  });
+
+  it("finds a repealed provision on a day it was in force", async () => {
+    const ids = async (asOf: string) =>
+      (await engine.search(query("redevance", { asOf }))).hits.map((h) => h.publicId).sort();
+    // « 1 » was in force from 2020 until its repeal on 2022-01-01, « 2 » since.
+    expect(await ids("2021-06-01")).toEqual(["loi-datee/1"]);
+    expect(await ids("2022-06-01")).toEqual(["loi-datee/2"]);
   });
 
   it("asked for every provision, ranks what is in force on the day first", async () => {
