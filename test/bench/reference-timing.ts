@@ -30,9 +30,9 @@ export async function timeReference(
   // The API's default in_force rule (IN_FORCE in services/search/postgres-engine.ts), as eval:relevance reads it.
   const { rows } = await db.query<{ public_id: string; section_path: string[]; text: string }>(
     `SELECT p.public_id, p.section_path, p.text FROM provisions p
-      WHERE p.present_in_source AND p.status <> 'repealed'
-        AND (p.effective_from IS NULL OR p.effective_from <= $1::date)
-        AND (p.in_force_to IS NULL OR p.in_force_to > $1::date)
+      WHERE p.present_in_source
+        AND (p.in_force_from IS NULL OR p.in_force_from <= $1::date)
+        AND (p.in_force_to > $1::date OR (p.in_force_to IS NULL AND p.status <> 'repealed'))
       ORDER BY p.public_id`,
     [today],
   );

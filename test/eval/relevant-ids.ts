@@ -11,9 +11,8 @@ export interface EvalQuery {
 }
 
 /** The same rule as the API's default in_force filter (IN_FORCE in services/search/postgres-engine.ts). */
-export const IN_FORCE = `(p.status <> 'repealed'
-    AND (p.effective_from IS NULL OR p.effective_from <= $2::date)
-    AND (p.in_force_to IS NULL OR p.in_force_to > $2::date))`;
+export const IN_FORCE = `((p.in_force_from IS NULL OR p.in_force_from <= $2::date)
+    AND (p.in_force_to > $2::date OR (p.in_force_to IS NULL AND p.status <> 'repealed')))`;
 
 /**
  * Maps a set's LEGI ids to public ids, once: an id is an article's cid (provisions.source_id), its
