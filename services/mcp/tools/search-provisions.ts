@@ -46,7 +46,12 @@ export const searchProvisionsTool = defineTool({
       .max(MAX_SEARCH_OFFSET)
       .default(0)
       .describe("Results to skip, for the next page."),
-    in_force: z.boolean().default(true).describe("Only provisions in force on as_of (default today)."),
+    in_force: z
+      .boolean()
+      .default(true)
+      .describe(
+        "Only provisions in force on as_of (default today), in whichever version: a hit whose text is of another version says version_not_loaded.",
+      ),
     as_of: z.iso.date().optional().describe("The day in_force refers to, YYYY-MM-DD (default today)."),
   }),
   output: searchResponseSchema,

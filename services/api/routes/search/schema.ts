@@ -20,7 +20,7 @@ export const searchQuerySchema = z
     document: documentParam,
     in_force: booleanParam(
       true,
-      "Only provisions in force on as_of. false: every provision, those in force on as_of ranked first among equals.",
+      "Only provisions in force on as_of, in whichever version (a hit whose text is of another version says version_not_loaded). false: every provision, those in force on as_of ranked first among equals.",
     ),
     as_of: isoDateParam.optional().meta({ description: "The day in_force refers to (default: today)." }),
   })
