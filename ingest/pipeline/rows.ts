@@ -114,12 +114,13 @@ export function inForceSpan(p: Pick<CanonicalProvision, "effectiveFrom" | "effec
     const previous = tookEffect.filter((v) => v.effectiveTo === day);
     if (previous.length === 0) break;
     // A version that took effect and ends has a start.
-    from = previous.map((v) => v.effectiveFrom!).reduce((a, b) => (a < b ? a : b));
+    from = previous.map((v) => v.effectiveFrom!).reduce(earlier);
   }
   return { from, to };
 }
 
 const later = (a: string, b: string) => (a > b ? a : b);
+const earlier = (a: string, b: string) => (a < b ? a : b);
 
 export function provisionRow(
   p: CanonicalProvision,
