@@ -367,9 +367,11 @@ export class PostgresSearchEngine implements SearchEngine {
             [page.hits.map((hit) => hit.id), page.hits.map((hit) => hit.score)],
             { signal: query.signal },
           );
-    // The corpus moved since the copy was built (rows gone, or another generation): SQL answers,
-    // and the copy is rebuilt.
-    if (rows.length === 0 || !memory.current(rows[0]!.generation)) return undefined;
+    // The corpus moved since the copy that ranked was built (rows gone, or another generation):
+    // SQL answers, and the copy is rebuilt. A rebuild may have finished meanwhile, current at the
+    // store's generation: the page is still the older copy's, so SQL answers this once too.
+    const generation = rows[0]?.generation;
+    if (generation === undefined || !memory.current(generation) || generation !== copy) return undefined;
     const hits = page.hits.length === 0 ? [] : rows;
     return { total: page.total, filterMode: "exact", hits: hits.map((r) => toHit(r, terms)) };
   }

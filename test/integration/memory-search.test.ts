@@ -6,6 +6,7 @@ import { ingest } from "../../ingest/pipeline/ingest.ts";
 import { parseDomainRules } from "../../services/core/classify.ts";
 import { parseConfig } from "../../services/core/config.ts";
 import { PostgresSearchEngine } from "../../services/search/postgres-engine.ts";
+import type { Database } from "../../services/store/database.ts";
 import { seedSmallCorpus } from "../helpers/api.ts";
 import { searchQuery } from "../helpers/search-query.ts";
 import { openTestStore, type TestStore } from "../helpers/stores.ts";
@@ -83,5 +84,38 @@ describe("ranking in memory follows the corpus", () => {
     await load("Le castor d'Europe est protégé par la présente loi.");
     expect((await engine.search(query("ornithorynque"))).total).toBe(0);
     expect((await engine.search(query("castor"))).hits.map((h) => h.publicId)).toEqual(["loi-fraiche/1"]);
+  });
+
+  it("never serves a page ranked by a copy that a rebuild replaced meanwhile", async () => {
+    // The race the CI hit once: a search ranked by the copy at generation A reads its page's rows
+    // from the store after a rebuild, at B, has finished; the page is still A's. Here the store
+    // holds the page's statement until the rebuild is over, so the race happens every time.
+    let holdPage: (() => Promise<void>) | undefined;
+    const held: Database = Object.create(store.db, {
+      query: {
+        value: async (sql: string, params?: unknown[], options?: object) => {
+          if (holdPage && sql.includes("FROM search_generation") && !sql.includes("AS value")) {
+            const hold = holdPage;
+            holdPage = undefined;
+            await hold();
+          }
+          return store.db.query(sql, params, options);
+        },
+      },
+    });
+    const racing = new PostgresSearchEngine(held, undefined, { memory: true });
+    try {
+      await load("Le blaireau d'Europe est protégé par la présente loi.");
+      await racing.ready();
+      expect((await racing.search(query("blaireau"))).hits.map((h) => h.publicId)).toEqual(["loi-fraiche/1"]);
+      await load("La loutre d'Europe est protégée par la présente loi.");
+      // The copy still ranks « blaireau » first; the rebuild finishes before the page is read.
+      holdPage = () => racing.ready();
+      expect((await racing.search(query("blaireau"))).total).toBe(0);
+      expect(holdPage).toBeUndefined();
+      expect((await racing.search(query("loutre"))).hits.map((h) => h.publicId)).toEqual(["loi-fraiche/1"]);
+    } finally {
+      await racing.close();
+    }
   });
 });
