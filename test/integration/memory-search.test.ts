@@ -14,7 +14,8 @@ import { openTestStore, type TestStore } from "../helpers/stores.ts";
 /**
  * The in-memory copy never serves a corpus older than the store's: a search right after a change
  * (its words already analysed, so the store is asked nothing before ranking) finds what the change
- * brought, then the copy is rebuilt and finds it too. On the embedded store, as `npm start` runs.
+ * brought, then the copy is rebuilt and finds it too, also when the rebuild ends while a search
+ * ranked by the older copy is reading its page. On the embedded store, as `npm start` runs.
  */
 const query = (q: string) => searchQuery(q);
 
