@@ -350,6 +350,31 @@ describe("composeExtractive", () => {
     expect(composeExtractive(question, [common], 2, RARITY).sentences).toEqual([]);
   });
 
+  it("keeps a place for search's first provision when it states a rare word, taken from below the first page", () => {
+    // Two places; the first page (aside, other) offers no sentence covering a third of the
+    // question, and two provisions below do. Search's first provision still has its place, as
+    // context: the weaker of the two below gives it up.
+    const aside = { publicId: "aside", text: "Le salarié est informé par écrit. L'essai figure au contrat." };
+    const other = { publicId: "other", text: OTHER_TEXTS[4]! };
+    const cadres = {
+      publicId: "cadres",
+      text: "Pour les cadres, la durée maximale de la période d'essai est de quatre mois.",
+    };
+    const answer = composeExtractive(question, [aside, other, full, cadres], 2, RARITY);
+    expect(answer.sentences.map((s) => s.citations[0])).toEqual(["aside", "full"]);
+    expect(answer.evidence).toBe("sufficient");
+    // Without a sentence stating a rare word, it keeps no place; nor when one place is all there is.
+    const silent = { publicId: "silent", text: "Le salarié est informé par écrit." };
+    expect(
+      composeExtractive(question, [silent, other, full, cadres], 2, RARITY).sentences.map(
+        (s) => s.citations[0],
+      ),
+    ).toEqual(["full", "cadres"]);
+    expect(composeExtractive(question, [aside, other, full, cadres], 1, RARITY).sentences).toEqual([
+      { text: full.text, citations: ["full"] },
+    ]);
+  });
+
   it("never quotes a sentence too long to be one (a table or an enumeration)", () => {
     const table = {
       publicId: "table",

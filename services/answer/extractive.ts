@@ -25,8 +25,9 @@ export interface AnswerSentence {
 
 export interface Composition {
   /**
-   * The sentences quoted, each covering a third of the question, or, in places left free, stating
-   * a rare word of it from one of search's first provisions (context, not evidence); quoted
+   * The sentences quoted, each covering a third of the question, or, in places left free and in
+   * the one kept for search's first provision, stating a rare word of it from one of search's
+   * first provisions (context, not evidence); quoted
    * whatever the evidence, so that an insufficient answer still shows the closest statements the
    * sources hold.
    */
@@ -214,13 +215,20 @@ export function composeExtractive(
   const below = offers
     .filter((c) => c.source >= maxSentences)
     .sort((a, b) => weighed(b) - weighed(a) || a.source - b.source);
-  const chosen = [...firstPage, ...below].slice(0, maxSentences);
-  const stated = new Set(chosen.flatMap((c) => [...c.own]));
-  const coverage = evidenceOf(stated, new Set(chosen.flatMap((c) => [...c.terms])));
   // Covering the common words is not answering: some sentence must itself state one of the words
   // that make the question what it is. Inherited from headings, the provision's first sentence or
   // the guides' titles does not count.
   const rare = rareTerms(questionTerms, weight);
+  // Search's first provision is where search sends the reader first: when it offers no sentence
+  // on the question but states one of its rare words, a place is kept for that sentence (quoted
+  // as context, below), taken from the provisions ranked below the first page.
+  const firstKept =
+    maxSentences > 1 &&
+    !offers.some((c) => c.source === 0) &&
+    candidates.some((c) => c.source === 0 && rare.some((t) => c.own.has(t)));
+  const chosen = [...firstPage, ...below].slice(0, firstKept ? maxSentences - 1 : maxSentences);
+  const stated = new Set(chosen.flatMap((c) => [...c.own]));
+  const coverage = evidenceOf(stated, new Set(chosen.flatMap((c) => [...c.terms])));
   const sufficient = chosen.length > 0 && coverage >= MIN_ANSWER_COVERAGE && rare.some((t) => stated.has(t));
   // Places still free go back to the first page: a provision search ranks there with no sentence
   // covering a third of the question is quoted by its best sentence stating one of the question's
