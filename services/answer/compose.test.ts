@@ -9,7 +9,7 @@ import {
 } from "./extractive.ts";
 import { checkReply, quotedSpans } from "./generative.ts";
 import { evidenceNote, INSUFFICIENT_NOTE } from "./service.ts";
-import { definedAbbreviations, keyTerms, splitSentences, stem, wordsBehind } from "./text.ts";
+import { definedAbbreviations, keyTerms, quotedIn, splitSentences, stem, wordsBehind } from "./text.ts";
 
 const ESSAI = {
   publicId: "code-du-travail/L1221-19",
@@ -383,6 +383,33 @@ describe("composeExtractive", () => {
     expect(composeExtractive("Durée maximale de la période d'essai ?", [table], 3, RARITY).evidence).toBe(
       "insufficient",
     );
+  });
+
+  it("quotes a long enumeration by its lead-in and the item that answers, the items between marked « […] »", () => {
+    // D2261-2, one sentence of some 150 words: its lead-in states nothing of « prime d'ancienneté ».
+    const branche = {
+      publicId: "code-du-travail/D2261-2",
+      text: "La convention de branche susceptible d'extension peut contenir, sans que cette énumération soit limitative, des stipulations concernant : 1° Les conditions particulières de travail : a) Heures supplémentaires ; b) Travail par roulement ; c) Travail de nuit ; d) Travail du dimanche ; e) Travail des jours fériés ; 2° Les conditions générales de rémunération du travail au rendement pour les catégories intéressées, sauf s'il s'agit de travaux dangereux, pénibles ou insalubres ; 3° Les primes d'ancienneté et d'assiduité ; 4° Les indemnités pour frais professionnels ou assimilés, notamment les indemnités de déplacement ; 5° Les garanties collectives complémentaires mentionnées à l'article L. 911-2 du code de la sécurité sociale ; 6° Les procédures conventionnelles d'arbitrage des conflits collectifs de travail survenant entre les employeurs et les salariés liés par la convention ; 7° Les conditions d'exercice des responsabilités mutualistes.",
+    };
+    expect(branche.text.split(/\s+/).length).toBeGreaterThan(MAX_SENTENCE_WORDS);
+    const rarity = rarityOver([branche.text, ...OTHER_TEXTS]);
+    const leadIn =
+      "La convention de branche susceptible d'extension peut contenir, sans que cette énumération soit limitative, des stipulations concernant :";
+    const prime = composeExtractive("Qu'est-ce que la prime d'ancienneté ?", [branche], 2, rarity);
+    expect(prime.sentences).toEqual([
+      { text: `${leadIn} […] 3° Les primes d'ancienneté et d'assiduité ;`, citations: [branche.publicId] },
+    ]);
+    expect(prime.evidence).toBe("sufficient");
+    expect(quotedIn(branche.text, prime.sentences[0]!.text)).toBe(true);
+    // The first item follows its lead-in: nothing left out, nothing marked.
+    const nuit = composeExtractive("Heures supplémentaires et travail de nuit", [branche], 2, rarity);
+    expect(nuit.sentences[0]!.text).toMatch(
+      /^La convention de branche .* concernant : 1° Les conditions particulières/,
+    );
+    expect(nuit.sentences[0]!.text).not.toContain("[…]");
+    expect(branche.text).toContain(nuit.sentences[0]!.text);
+    // A part not in the text is no quote of it.
+    expect(quotedIn(branche.text, `${leadIn} […] 8° Les primes de fin d'année ;`)).toBe(false);
   });
 
   it("says insufficient when the question's words are in every provision (nothing tells them apart)", () => {

@@ -1,4 +1,4 @@
-import { keyTerms, splitSentences, stem } from "./text.ts";
+import { keyTerms, OMISSION, splitSentences, stem } from "./text.ts";
 
 /**
  * The extractive composer: the answer is made of sentences taken verbatim from the retrieved
@@ -47,8 +47,8 @@ export interface Composition {
 export const MIN_SENTENCE_COVERAGE = 0.34;
 /**
  * Longer "sentences" are enumerations or tables: quoted by their lead-in when they have one ("…
- * dans les cas suivants :", which sends the reader to the list in the cited provision), never
- * whole, since a long list holds every word somewhere.
+ * dans les cas suivants :", which sends the reader to the list in the cited provision), or by
+ * their lead-in and one numbered item, never whole, since a long list holds every word somewhere.
  */
 export const MAX_SENTENCE_WORDS = 120;
 
@@ -62,9 +62,30 @@ function leadInOf(sentence: string): string | undefined {
 
 /** What of a sentence may be quoted: itself, the lead-in of a long enumeration, or nothing. */
 function quotable(sentence: string): string | undefined {
-  if (wordCount(sentence) <= MAX_SENTENCE_WORDS) return sentence;
+  return quotables(sentence)[0];
+}
+
+/**
+ * Every quote a sentence offers: itself; or, for a long enumeration, its lead-in, and its lead-in
+ * with each of its numbered items (« 1° », « 2° »…), the items between left out and marked
+ * OMISSION, as a lawyer quotes a list: « La convention de branche … peut contenir … des
+ * stipulations concernant : […] 3° Les primes d'ancienneté et d'assiduité ; ». The lead-in applies
+ * to each item alike, so one item with it states what the whole does of that item. None of a long
+ * sentence without a lead-in (L1132-1's 300 words), whose clauses do not stand alone.
+ */
+function quotables(sentence: string): string[] {
+  if (wordCount(sentence) <= MAX_SENTENCE_WORDS) return [sentence];
   const leadIn = leadInOf(sentence);
-  return leadIn && wordCount(leadIn) <= MAX_SENTENCE_WORDS ? leadIn : undefined;
+  if (!leadIn || wordCount(leadIn) > MAX_SENTENCE_WORDS) return [];
+  const items = sentence
+    .slice(leadIn.length)
+    .trim()
+    .split(/\s+(?=\d+°\s)/u)
+    .filter((item) => /^\d+°\s/u.test(item));
+  const withItems = items.map((item) =>
+    sentence.includes(`${leadIn} ${item}`) ? `${leadIn} ${item}` : `${leadIn}${OMISSION}${item}`,
+  );
+  return [leadIn, ...withItems.filter((quote) => wordCount(quote) <= MAX_SENTENCE_WORDS)];
 }
 /** The answer as a whole must cover this share, or the evidence is insufficient. */
 export const MIN_ANSWER_COVERAGE = 0.45;
@@ -152,12 +173,10 @@ export function composeExtractive(
     const headed = new Set(
       [...wordsOf((source.headings ?? []).join(" "))].filter((t) => questionTerms.includes(t)),
     );
-    return sentences.flatMap((sentence, position) => {
-      const text = quotable(sentence);
-      if (text === undefined) return [];
-      const stated = [...wordsOf(text)].filter((t) => questionTerms.includes(t));
-      return [
-        {
+    return sentences.flatMap((sentence, position) =>
+      quotables(sentence).map((text) => {
+        const stated = [...wordsOf(text)].filter((t) => questionTerms.includes(t));
+        return {
           source: i,
           position,
           text,
@@ -166,9 +185,9 @@ export function composeExtractive(
           headed,
           score: 0,
           coverage: 0,
-        },
-      ];
-    });
+        };
+      }),
+    );
   });
   const weight = new Map(
     questionTerms.map((term) => [

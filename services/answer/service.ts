@@ -12,7 +12,7 @@ import { logAnswer } from "../store/answer-log.ts";
 import { type ProvisionText, provisionTexts, wordFrequencies } from "../store/corpus-queries.ts";
 import { type AnswerSentence, composeExtractive, type TermRarity } from "./extractive.ts";
 import { composeGenerative } from "./generative.ts";
-import { keyWords, stem, wordsBehind } from "./text.ts";
+import { keyWords, quotedIn, stem, wordsBehind } from "./text.ts";
 
 /**
  * Answering a question from the corpus: retrieve provisions through the search engine, compose
@@ -219,7 +219,7 @@ export async function answerQuestion(
     fallbackReason,
     sources: listed.map((id) => {
       const text = byId.get(id)!;
-      const quoted = sentences.filter((s) => s.citations.includes(id) && text.text.includes(s.text));
+      const quoted = sentences.filter((s) => s.citations.includes(id) && quotedIn(text.text, s.text));
       return {
         ...text,
         cited: cited.includes(id),

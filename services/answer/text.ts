@@ -30,6 +30,17 @@ export function splitSentences(text: string): string[] {
   return sentences.filter((s) => text.includes(s));
 }
 
+/**
+ * What marks words left out of a quote: between a long enumeration's lead-in and the item quoted
+ * (extractive.ts). Each part is copied verbatim from the provision.
+ */
+export const OMISSION = " […] ";
+
+/** Whether `quote` is copied from `text`: each part verbatim, OMISSION standing for words left out. */
+export function quotedIn(text: string, quote: string): boolean {
+  return quote.split(OMISSION).every((part) => text.includes(part));
+}
+
 /** Common French words that carry no meaning for matching, and question words. */
 const STOP_WORDS = new Set(
   (

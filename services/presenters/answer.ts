@@ -13,9 +13,10 @@ const sourceSchema = z.object({
   effective_from: z.string().nullable(),
   effective_to: z.string().nullable(),
   cited: z.boolean().meta({ description: "True when an answer sentence cites it." }),
-  excerpt: z
-    .string()
-    .meta({ description: "The cited sentences, verbatim; or the start of an uncited source." }),
+  excerpt: z.string().meta({
+    description:
+      "The cited sentences, verbatim (a long enumeration's item after its lead-in, « […] » for the items between); or the start of an uncited source.",
+  }),
   url: z.string(),
 });
 
@@ -39,7 +40,8 @@ export const answerResponseSchema = z
             }),
           )
           .meta({
-            description: "Each sentence with the provisions it comes from (extractive: copied verbatim).",
+            description:
+              "Each sentence with the provisions it comes from (extractive: copied verbatim; from an enumeration too long to quote whole, its lead-in and one numbered item, « […] » standing for the items left out).",
           }),
       }),
       evidence: z.enum(["sufficient", "insufficient"]),

@@ -11,6 +11,7 @@ import { UsageLimiter } from "../../services/access/rate-limits.ts";
 import { UsageMeter } from "../../services/access/usage-meter.ts";
 import { composeExtractive, type Source } from "../../services/answer/extractive.ts";
 import { answerQuestion, questionRarity } from "../../services/answer/service.ts";
+import { quotedIn } from "../../services/answer/text.ts";
 import { parseConfig, repoRoot } from "../../services/core/config.ts";
 import { searchCorpus } from "../../services/corpus/search.ts";
 import { forgetVocabulary } from "../../services/corpus/vocabulary.ts";
@@ -43,7 +44,8 @@ import { mapRelevant } from "./relevant-ids.ts";
  *                       top 5; answer: among those it cites) — the target: answer ≥ search;
  *   citation precision  share of cited provisions that are relevant (questions with a citation);
  *   citation recall     share of relevant provisions cited;
- *   support rate        share of answer sentences found verbatim in a source they cite;
+ *   support rate        share of answer sentences found verbatim in a source they cite (each part
+ *                       of a quote with « […] » verbatim);
  *   answered            share of questions answered (evidence sufficient);
  *   answered on another question's sources: each question composed from the sources listed
  *                       for a question 97 places further on: the evidence gate should refuse
@@ -239,7 +241,7 @@ try {
         for (const sentence of outcome.sentences) {
           totals.answer.sentences += 1;
           const sources = await Promise.all(sentence.citations.map(textOf));
-          if (sources.some((t) => normalise(t).includes(normalise(sentence.text))))
+          if (sources.some((t) => quotedIn(normalise(t), normalise(sentence.text))))
             totals.answer.supported += 1;
         }
         if ((i + 1) % 100 === 0) console.log(`  ${i + 1}/${queries.length} questions`);
