@@ -27,9 +27,8 @@ export interface Composition {
   /**
    * The sentences quoted, each covering a third of the question, or, in places left free and in
    * the one kept for search's first provision, stating a rare word of it from one of search's
-   * first provisions (context, not evidence); quoted
-   * whatever the evidence, so that an insufficient answer still shows the closest statements the
-   * sources hold.
+   * first provisions (context, not evidence); quoted whatever the evidence, so that an
+   * insufficient answer still shows the closest statements the sources hold.
    */
   sentences: AnswerSentence[];
   /**
@@ -60,7 +59,7 @@ function leadInOf(sentence: string): string | undefined {
   return colon > 0 ? sentence.slice(0, colon + 1) : undefined;
 }
 
-/** What of a sentence may be quoted: itself, the lead-in of a long enumeration, or nothing. */
+/** A sentence's first quote (quotables): itself, the lead-in of a long enumeration, or nothing. */
 function quotable(sentence: string): string | undefined {
   return quotables(sentence)[0];
 }
