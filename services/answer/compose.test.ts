@@ -375,14 +375,23 @@ describe("composeExtractive", () => {
     ]);
   });
 
-  it("never quotes a sentence too long to be one (a table or an enumeration)", () => {
+  it("never takes a sentence too long to be one (a table, a long list) as evidence, only as context", () => {
     const table = {
       publicId: "table",
       text: `Période d'essai durée maximale ${"ligne du tableau ".repeat(MAX_SENTENCE_WORDS)}`,
     };
-    expect(composeExtractive("Durée maximale de la période d'essai ?", [table], 3, RARITY).evidence).toBe(
-      "insufficient",
+    const answer = composeExtractive("Durée maximale de la période d'essai ?", [table], 3, RARITY);
+    expect(answer.evidence).toBe("insufficient");
+    // Search's first provision, stating the rare words: quoted whole, as context.
+    expect(answer.sentences).toEqual([{ text: table.text.trim(), citations: ["table"] }]);
+    // Below the first page it is not quoted at all: context comes from the first page only.
+    const below = composeExtractive(
+      "Durée maximale de la période d'essai ?",
+      [ESSAI, DEMISSION, table],
+      2,
+      RARITY,
     );
+    expect(below.sentences.map((s) => s.citations[0])).not.toContain("table");
   });
 
   it("quotes a long enumeration by its lead-in and the item that answers, the items between marked « […] »", () => {

@@ -120,6 +120,8 @@ interface Candidate {
   headed: Set<string>;
   score: number;
   coverage: number;
+  /** A sentence too long to be evidence, quoted whole only as context (quotables). */
+  contextOnly: boolean;
 }
 
 /** A sentence's length in words, or its lead-in's when the list after it adds no question word. */
@@ -172,8 +174,13 @@ export function composeExtractive(
     const headed = new Set(
       [...wordsOf((source.headings ?? []).join(" "))].filter((t) => questionTerms.includes(t)),
     );
-    return sentences.flatMap((sentence, position) =>
-      quotables(sentence).map((text) => {
+    return sentences.flatMap((sentence, position) => {
+      // A long sentence with nothing to quote of it as evidence is still the provision's own
+      // words: quoted whole, it may stand as context (L1132-1, the one sentence of 300 words that
+      // lists the grounds of discrimination), never as evidence, since a long text holds many words.
+      const quotes = quotables(sentence);
+      const contextOnly = quotes.length === 0;
+      return (contextOnly ? [sentence] : quotes).map((text) => {
         const stated = [...wordsOf(text)].filter((t) => questionTerms.includes(t));
         return {
           source: i,
@@ -184,9 +191,10 @@ export function composeExtractive(
           headed,
           score: 0,
           coverage: 0,
+          contextOnly,
         };
-      }),
-    );
+      });
+    });
   });
   const weight = new Map(
     questionTerms.map((term) => [
@@ -224,7 +232,7 @@ export function composeExtractive(
   const offers: Candidate[] = [];
   for (let source = 0; source < sources.length; source++) {
     const best = candidates
-      .filter((c) => c.source === source && c.coverage >= MIN_SENTENCE_COVERAGE)
+      .filter((c) => c.source === source && !c.contextOnly && c.coverage >= MIN_SENTENCE_COVERAGE)
       .sort((a, b) => b.score - a.score)[0];
     if (best && !offers.some((x) => x.text === best.text)) offers.push(best);
   }
