@@ -417,8 +417,41 @@ describe("composeExtractive", () => {
     );
     expect(nuit.sentences[0]!.text).not.toContain("[…]");
     expect(branche.text).toContain(nuit.sentences[0]!.text);
-    // A part not in the text is no quote of it.
+    // A part not in the text is no quote of it, nor parts out of the text's order.
     expect(quotedIn(branche.text, `${leadIn} […] 8° Les primes de fin d'année ;`)).toBe(false);
+    expect(quotedIn(branche.text, `3° Les primes d'ancienneté et d'assiduité ; […] ${leadIn}`)).toBe(false);
+  });
+
+  it("reads a reference inside an item (« au 3° de l'article ») as part of it, never as an item", () => {
+    // L1242-7's second sentence: item 4° refers to « au 3° de l'article L. 1242-2 », item 5° to
+    // « aux 4° et 5° ». Split there, « […] 3° de l'article L. 1242-2 ou pour lesquels… » would
+    // be quoted as its item 3°, which is « Dans l'attente de l'entrée en service… ».
+    const terme = {
+      publicId: "code-du-travail/L1242-7",
+      text: "Toutefois, le contrat peut ne pas comporter de terme précis lorsqu'il est conclu dans l'un des cas suivants : 1° Remplacement d'un salarié absent ; 2° Remplacement d'un salarié dont le contrat de travail est suspendu ; 3° Dans l'attente de l'entrée en service effective d'un salarié recruté par contrat à durée indéterminée ; 4° Emplois à caractère saisonnier définis au 3° de l'article L. 1242-2 ou pour lesquels, dans certains secteurs d'activité définis par décret ou par voie de convention ou d'accord collectif étendu, il est d'usage constant de ne pas recourir au contrat de travail à durée indéterminée en raison de la nature de l'activité exercée et du caractère par nature temporaire de ces emplois ; 5° Remplacement de l'une des personnes mentionnées aux 4° et 5° de l'article L. 1242-2 ; 6° Recrutement d'ingénieurs et de cadres en vue de la réalisation d'un objet défini, prévu au 6° de l'article L. 1242-2.",
+    };
+    expect(terme.text.split(/\s+/).length).toBeGreaterThan(MAX_SENTENCE_WORDS);
+    const rarity = rarityOver([terme.text, ...OTHER_TEXTS]);
+    const usage = composeExtractive(
+      "Secteurs d'activité d'usage constant sans terme précis",
+      [terme],
+      2,
+      rarity,
+    );
+    expect(usage.sentences).toHaveLength(1);
+    expect(usage.sentences[0]!.text).toMatch(
+      / \[…\] 4° Emplois à caractère saisonnier définis au 3° de l'article/,
+    );
+    expect(quotedIn(terme.text, usage.sentences[0]!.text)).toBe(true);
+    // Numbers that do not run 1°, 2°, 3°…: not read as a list at all, the lead-in alone.
+    const odd = { publicId: "odd", text: terme.text.replace("3° Dans l'attente", "9° Dans l'attente") };
+    const lead = composeExtractive(
+      "Secteurs d'activité d'usage constant sans terme précis",
+      [odd],
+      2,
+      rarity,
+    );
+    expect(lead.sentences.map((s) => s.text)).not.toContainEqual(expect.stringContaining("[…]"));
   });
 
   it("says insufficient when the question's words are in every provision (nothing tells them apart)", () => {

@@ -45,9 +45,10 @@ export interface Composition {
 /** A sentence must cover this share of the question's weighted terms to be part of an answer. */
 export const MIN_SENTENCE_COVERAGE = 0.34;
 /**
- * Longer "sentences" are enumerations or tables: quoted by their lead-in when they have one ("…
- * dans les cas suivants :", which sends the reader to the list in the cited provision), or by
- * their lead-in and one numbered item, never whole, since a long list holds every word somewhere.
+ * Longer "sentences" are enumerations or tables: never evidence whole, since a long list holds
+ * every word somewhere. Quoted by their lead-in when they have one ("… dans les cas suivants :",
+ * which sends the reader to the list in the cited provision), or by their lead-in and one
+ * numbered item; without a lead-in, whole only as context.
  */
 export const MAX_SENTENCE_WORDS = 120;
 
@@ -65,6 +66,25 @@ function quotable(sentence: string): string | undefined {
 }
 
 /**
+ * Where an enumeration's next item starts: « N° » after the end of the previous item (« ; », « . »,
+ * « : », or « ; et », « , ou »…), never a reference inside an item (« au 3° de l'article L. 1242-2 »).
+ */
+const NEXT_ITEM = /(?<=[;:.]|[;,]\s+(?:et|ou))\s+(?=\d+°\s)/u;
+
+/**
+ * A list's numbered items, or none when their numbers do not run 1°, 2°, 3°… (a repeat allowed:
+ * « 2° bis »): a list read otherwise would quote a reference as an item.
+ */
+function enumerationItems(list: string): string[] {
+  const items = list.split(NEXT_ITEM);
+  const numbers = items.map((item) => Number(/^(\d+)°\s/u.exec(item)?.[1] ?? Number.NaN));
+  const inSequence = numbers.every((n, k) =>
+    k === 0 ? n === 1 : n === numbers[k - 1] || n === numbers[k - 1]! + 1,
+  );
+  return inSequence ? items : [];
+}
+
+/**
  * Every quote a sentence offers: itself; or, for a long enumeration, its lead-in, and its lead-in
  * with each of its numbered items (« 1° », « 2° »…), the items between left out and marked
  * OMISSION, as a lawyer quotes a list: « La convention de branche … peut contenir … des
@@ -76,15 +96,13 @@ function quotables(sentence: string): string[] {
   if (wordCount(sentence) <= MAX_SENTENCE_WORDS) return [sentence];
   const leadIn = leadInOf(sentence);
   if (!leadIn || wordCount(leadIn) > MAX_SENTENCE_WORDS) return [];
-  const items = sentence
-    .slice(leadIn.length)
-    .trim()
-    .split(/\s+(?=\d+°\s)/u)
-    .filter((item) => /^\d+°\s/u.test(item));
-  const withItems = items.map((item) =>
-    sentence.includes(`${leadIn} ${item}`) ? `${leadIn} ${item}` : `${leadIn}${OMISSION}${item}`,
+  const list = sentence.slice(leadIn.length);
+  const listStart = leadIn.length + (list.length - list.trimStart().length);
+  const quotes = enumerationItems(list.trim()).map((item, k) =>
+    // The first item follows its lead-in: quoted as written, nothing left out.
+    k === 0 ? sentence.slice(0, listStart + item.length) : `${leadIn}${OMISSION}${item}`,
   );
-  return [leadIn, ...withItems.filter((quote) => wordCount(quote) <= MAX_SENTENCE_WORDS)];
+  return [leadIn, ...quotes.filter((quote) => wordCount(quote) <= MAX_SENTENCE_WORDS)];
 }
 /** The answer as a whole must cover this share, or the evidence is insufficient. */
 export const MIN_ANSWER_COVERAGE = 0.45;

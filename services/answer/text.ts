@@ -36,9 +36,18 @@ export function splitSentences(text: string): string[] {
  */
 export const OMISSION = " […] ";
 
-/** Whether `quote` is copied from `text`: each part verbatim, OMISSION standing for words left out. */
+/**
+ * Whether `quote` is copied from `text`: each part verbatim and in the text's order, OMISSION
+ * standing for words left out.
+ */
 export function quotedIn(text: string, quote: string): boolean {
-  return quote.split(OMISSION).every((part) => text.includes(part));
+  let from = 0;
+  for (const part of quote.split(OMISSION)) {
+    const at = text.indexOf(part, from);
+    if (at < 0) return false;
+    from = at + part.length;
+  }
+  return true;
 }
 
 /** Common French words that carry no meaning for matching, and question words. */

@@ -41,7 +41,7 @@ export const answerResponseSchema = z
           )
           .meta({
             description:
-              "Each sentence with the provisions it comes from (extractive: copied verbatim; from an enumeration too long to quote whole, its lead-in and one numbered item, « […] » standing for the items left out).",
+              "Each sentence with the provisions it comes from (extractive: copied verbatim; from an enumeration of over 120 words, its lead-in and one numbered item, « […] » standing for the items left out).",
           }),
       }),
       evidence: z.enum(["sufficient", "insufficient"]),
