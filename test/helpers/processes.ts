@@ -7,14 +7,15 @@ export function redisServerAvailable(): boolean {
   return spawnSync("redis-server", ["--version"]).status === 0;
 }
 
+/**
+ * A free port for a server a test starts, below the kernel's ephemeral range (freePortPair). Not
+ * one from listen(0): the kernel hands such ports out again, so a test that stops its Redis and
+ * starts it again later could find another test's Redis started meanwhile on the same port, and
+ * its clients talking to that one (queued-indexing's "while Redis is down" once saw its entry
+ * dispatched so).
+ */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
+  return freePortPair(0);
 }
 
 /**
@@ -32,7 +33,7 @@ export async function freePortPair(offset: number, nodes = 1): Promise<number> {
   const low = 10_000;
   for (let attempt = 0; attempt < 50; attempt++) {
     const port = low + Math.floor(Math.random() * (high - low));
-    const ports = Array.from({ length: nodes }, (_, i) => [port + i, port + offset + i]).flat();
+    const ports = [...new Set(Array.from({ length: nodes }, (_, i) => [port + i, port + offset + i]).flat())];
     if ((await Promise.all(ports.map(isFree))).every(Boolean)) return port;
   }
   throw new Error("no free block of ports below the ephemeral range");
