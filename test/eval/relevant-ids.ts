@@ -40,7 +40,10 @@ export async function mapRelevant(
   const mappedIds = new Set<string>();
   for (const row of rows) {
     mappedIds.add(row.id);
-    if (set.relevantDocument && row.document !== set.relevantDocument) {
+    if (
+      (set.relevantDocument && row.document !== set.relevantDocument) ||
+      (set.otherThanDocument && row.document === set.otherThanDocument)
+    ) {
       otherDocument.add(row.id);
       continue;
     }

@@ -74,3 +74,54 @@ export const TOPICS: Topic[] = [
   { q: "indemnités journalières maladie", articles: [css("L321-1")] },
   { q: "démission préavis", articles: [ct("L1237-1")], guard: true },
 ];
+
+const rural = (number: string) => `code-rural-et-de-la-peche-maritime/${number}`;
+const crpa = (number: string) => `code-des-relations-entre-le-public-et-l-administration/${number}`;
+
+/**
+ * Common topics of the three other codes we hold (sécurité sociale; rural et pêche maritime;
+ * relations entre le public et l'administration), as for TOPICS: each with the article a lawyer
+ * names as stating its rule, chosen by reading the codes before any ranking of them was looked at
+ * (2026-11-27). A check of breadth: no guide of ours and no ranking change was made with these
+ * codes in view. Some are asked as people name them where the code words them otherwise
+ * (« complémentaire santé solidaire », « protection universelle maladie », « silence vaut
+ * acceptation »). No `guard`: the lawyer's list is the Code du travail's.
+ */
+export const OTHER_CODE_TOPICS: Topic[] = [
+  { q: "accident du travail", articles: [css("L411-1")] },
+  { q: "pension d'invalidité", articles: [css("L341-1")] },
+  { q: "allocations familiales", articles: [css("L521-1")] },
+  { q: "indemnités journalières maternité", articles: [css("L331-3")] },
+  { q: "capital décès", articles: [css("L361-1")] },
+  { q: "âge légal de départ à la retraite", articles: [css("L161-17-2")] },
+  { q: "retraite anticipée carrière longue", articles: [css("L351-1-1")] },
+  { q: "pension de réversion", articles: [css("L353-1")] },
+  { q: "allocation de solidarité aux personnes âgées", articles: [css("L815-1")] },
+  { q: "prescription des cotisations sociales", articles: [css("L244-3")] },
+  { q: "faute inexcusable de l'employeur", articles: [css("L452-1")] },
+  { q: "complémentaire santé solidaire", articles: [css("L861-1")] },
+  { q: "prestation d'accueil du jeune enfant", articles: [css("L531-1")] },
+  { q: "allocation de rentrée scolaire", articles: [css("L543-1")] },
+  { q: "allocation aux adultes handicapés", articles: [css("L821-1")] },
+  { q: "médecin traitant", articles: [css("L162-5-3")] },
+  { q: "protection universelle maladie", articles: [css("L160-1")] },
+  { q: "délai de carence arrêt maladie", articles: [css("L323-1")] },
+  { q: "affiliation au régime général", articles: [css("L311-2")] },
+  { q: "bail rural", articles: [rural("L411-1")] },
+  { q: "catégories de chiens dangereux", articles: [rural("L211-12")] },
+  { q: "animal de compagnie", articles: [rural("L214-6")] },
+  { q: "droit de préemption de la SAFER", articles: [rural("L143-1")] },
+  { q: "activité agricole", articles: [rural("L311-1")] },
+  { q: "prix du fermage", articles: [rural("L411-11")] },
+  { q: "durée du bail rural", articles: [rural("L411-5")] },
+  { q: "cession du bail rural", articles: [rural("L411-35")] },
+  { q: "animal être sensible", articles: [rural("L214-1")] },
+  { q: "silence vaut acceptation", articles: [crpa("L231-1")] },
+  { q: "communication des documents administratifs", articles: [crpa("L311-1")] },
+  { q: "motivation des décisions administratives", articles: [crpa("L211-2")] },
+  { q: "recours gracieux", articles: [crpa("L410-1"), crpa("L411-2")] },
+  { q: "retrait d'une décision créatrice de droits", articles: [crpa("L242-1")] },
+  { q: "accusé de réception d'une demande", articles: [crpa("L112-3")] },
+  { q: "droit à l'erreur", articles: [crpa("L123-1")] },
+  { q: "procédure contradictoire préalable", articles: [crpa("L122-1")] },
+];
