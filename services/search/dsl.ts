@@ -192,14 +192,15 @@ function termClause(alternatives: string[]): object {
 }
 
 /**
- * The second pass, on the best RANKING.rescoreWindow provisions (or as deep as the page asked),
- * as Postgres rescores: proximity, each pair of consecutive query words found close together
+ * The second pass, on the best RANKING.rescoreWindow provisions whatever the page (the engine
+ * then sorts the provisions beyond the window by their first-pass score, which re-scoring only
+ * raises, so they follow the window), as Postgres rescores: proximity, each pair of consecutive query words found close together
  * (slop 3, in the headings or the text) adding its phrase score, as Solr's "pf2" does; then the
  * priors (citation authority, law before decree, the article opening its division) multiplying
  * the score.
  */
 function rescorers(query: SearchQuery, words: string[]): object[] {
-  const window = Math.max(RANKING.rescoreWindow, query.offset + query.limit);
+  const window = RANKING.rescoreWindow;
   const priors = {
     window_size: window,
     query: {

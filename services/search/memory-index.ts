@@ -388,7 +388,11 @@ export class MemoryIndex {
         Math.max(this.ranking.rescoreWindow, query.limit + query.offset),
       );
       const pairs = this.pairs(alternatives, terms);
-      const scored = window.map((c) => {
+      // The window is in first-pass order: its first rescoreWindow get the second pass, whatever
+      // the page; those after keep their first-pass score, which the second pass only raises.
+      const scored = window.map((c, rank) => {
+        if (rank >= this.ranking.rescoreWindow)
+          return { doc: c.doc, score: c.words * c.preference + c.bonus };
         const p = this.provisions[c.doc]!;
         let proximity = 0;
         for (const pair of pairs) proximity += this.pairScore(c.doc, pair);

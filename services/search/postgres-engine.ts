@@ -158,8 +158,9 @@ const TERM_SCORES = `word_scores AS (
  * operation). In each field, the two words' idf in that field times the pair's sloppy frequency
  * (PAIR_FREQUENCIES) saturated as BM25 saturates a word's (with k1 + 1, which Lucene's leaves
  * out: the scale of this model) and normalised by the field's length; the better field counts.
- * Checked on the best RANKING.rescoreWindow provisions of the first pass (or as far as the page
- * asked), as the index engines rescore; `query` (the six word orders a slop of 3 allows) skips the
+ * Checked on the best RANKING.rescoreWindow provisions of the first pass, whatever the page, as
+ * the index engines rescore (those after them keep their first-pass score, which a second pass
+ * only raises, so they follow); `query` (the six word orders a slop of 3 allows) skips the
  * provisions where the pair cannot be.
  */
 const PAIRS = `first_words AS (
@@ -226,6 +227,13 @@ const REACH_PREFERENCE = `CASE WHEN $6::text IS NULL AND d.kind = '${AGREEMENT_K
 const PRIOR = `(1 + ${RANKING.authority}::float8 * ln(1 + coalesce(a.cited_by, 0))
     + CASE WHEN p.number_key LIKE 'L%' THEN ${RANKING.legislative}::float8 ELSE 0 END
     + CASE WHEN coalesce(a.opens_section, false) THEN ${RANKING.opening}::float8 ELSE 0 END)`;
+
+/**
+ * A matching provision's first-pass score (`m.words` its words, `p` its row, `d` its document):
+ * what chooses the RANKING.rescoreWindow provisions the second pass re-scores, and what orders
+ * those after them, whatever page is asked (ranking.ts, rescoreWindow).
+ */
+const FIRST_PASS = `(m.words * ${IN_FORCE_PREFERENCE} * ${REACH_PREFERENCE} + CASE WHEN p.number_key = $4 THEN ${NUMBER_BONUS} ELSE 0 END)`;
 
 /** A hit's columns, from its provision `p`, document `d` and `page` (its score). */
 const PAGE_COLUMNS = `p.public_id, p.number, d.public_id AS document_public_id, d.title AS document_title, p.section_path,
@@ -383,21 +391,22 @@ export class PostgresSearchEngine implements SearchEngine {
        ranked AS (
          SELECT p.id, m.words, ${IN_FORCE_PREFERENCE} * ${REACH_PREFERENCE} AS preference,
                 CASE WHEN p.number_key = $4 THEN ${NUMBER_BONUS} ELSE 0 END AS bonus,
-                count(*) OVER () AS total
+                count(*) OVER () AS total,
+                row_number() OVER (ORDER BY ${FIRST_PASS} DESC, p.public_id) AS n
          FROM (SELECT provision_id, max(score) AS words FROM matches GROUP BY provision_id) AS m
               CROSS JOIN LATERAL (${PROVISION_OF("m.provision_id")}) AS p JOIN documents d ON d.id = p.document_id
          WHERE ${FILTERS}
-         ORDER BY m.words * ${IN_FORCE_PREFERENCE} * ${REACH_PREFERENCE} + CASE WHEN p.number_key = $4 THEN ${NUMBER_BONUS} ELSE 0 END DESC,
-                  p.public_id
+         ORDER BY ${FIRST_PASS} DESC, p.public_id
          LIMIT greatest(${RANKING.rescoreWindow}, $10::int + $11::int)
        ),
        ${PAIRS},
        page AS (
          SELECT r.id, r.total,
-                ((r.words + ${RANKING.proximity}::float8 * coalesce((
+                (CASE WHEN r.n > ${RANKING.rescoreWindow} THEN r.words * r.preference + r.bonus
+                 ELSE (r.words + ${RANKING.proximity}::float8 * coalesce((
                    SELECT sum(s.score) FROM pairs x CROSS JOIN LATERAL (${PAIR_SCORE}) AS s
                    WHERE p.search_vector @@ x.query), 0))
-                 * ${PRIOR} * r.preference + r.bonus)::float8 AS score
+                 * ${PRIOR} * r.preference + r.bonus END)::float8 AS score
          FROM ranked r CROSS JOIN LATERAL (${PROVISION_OF("r.id")}) AS p CROSS JOIN totals t
               CROSS JOIN LATERAL (${FIELDS_OF("r.id")}) AS f LEFT JOIN search_authority a ON a.provision_id = r.id
          ORDER BY score DESC, p.public_id

@@ -31,7 +31,13 @@ const DEFAULTS = {
    * the two words would add again, found once each.
    */
   proximity: 1,
-  /** Proximity and priors apply to this many of the best provisions by words (or as deep as the page). */
+  /**
+   * Proximity and priors apply to this many of the best provisions by words, whatever page is
+   * asked; the provisions after them follow in the order of their words. A fixed window keeps pages
+   * consistent: a window that grew with the page would let a provision re-scored for page 3 climb
+   * into pages 1–2, which the client already holds, and another drop out unseen (Elasticsearch's
+   * rescore documentation says the same of `window_size`).
+   */
   rescoreWindow: 100,
   /**
    * Priors a lawyer would name, multiplying the score of words: 1 + authority × ln(1 + the number

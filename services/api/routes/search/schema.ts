@@ -13,9 +13,10 @@ export const searchQuerySchema = z
     limit: wholeNumberParam(1, MAX_SEARCH_LIMIT)
       .default(10)
       .meta({ description: `Results per page, 1–${MAX_SEARCH_LIMIT}.` }),
-    offset: wholeNumberParam(0, MAX_SEARCH_OFFSET)
-      .default(0)
-      .meta({ description: "Results to skip (pagination)." }),
+    offset: wholeNumberParam(0, MAX_SEARCH_OFFSET).default(0).meta({
+      description:
+        "Results to skip (pagination). Pages are slices of one ranking: walking them with `pagination.next_offset` shows each provision once.",
+    }),
     domains: domainsParam,
     document: documentParam,
     in_force: booleanParam(
