@@ -82,6 +82,38 @@ const DEFINITIONS: Array<[string, string]> = [
   ["L'Etat peut apporter son concours, qui est une aide, aux entreprises.", ""],
   // Only the opening: a later sentence of the form is a rule about the notion, not its definition.
   ["L'employeur informe le salarié. Le contrat de travail à temps partiel est un contrat écrit.", ""],
+  // A benefit the first sentence grants (migration 023), its name ending where its conditions begin.
+  [
+    "L'assuré a droit à une pension d'invalidité lorsqu'il présente une invalidité réduisant sa capacité de travail.",
+    "pension d'invalidité",
+  ],
+  ["Tout salarié a droit chaque année à un congé payé à la charge de l'employeur.", "congé payé"],
+  [
+    "Le salarié licencié alors qu'il compte 8 mois d'ancienneté a droit, sauf en cas de faute grave, à une indemnité de licenciement.",
+    "indemnité de licenciement",
+  ],
+  [
+    "Toute personne résidant en France mentionnée à l'article L. 751-1 bénéficie d'une allocation de solidarité aux personnes âgées dans les conditions prévues par le présent chapitre.",
+    "allocation de solidarité aux personnes âgées",
+  ],
+  [
+    "Pendant une période de seize semaines, l'assurée reçoit une indemnité journalière de repos à condition de cesser tout travail.",
+    "indemnité journalière de repos",
+  ],
+  [
+    "Ouvrent droit à la prestation d'accueil du jeune enfant l'enfant à naître et l'enfant né.",
+    "prestation d'accueil du jeune enfant",
+  ],
+  ["La salariée a le droit de bénéficier d'un congé de maternité pendant une période.", "congé de maternité"],
+  [
+    "L'assurance maladie assure le versement d'indemnités journalières à l'assuré qui se trouve dans l'incapacité physique.",
+    "indemnités journalières à l'assuré",
+  ],
+  // No benefit in particular, a reference to other texts, or a right granted after the first sentence.
+  ["Le salarié a droit à une indemnité.", ""],
+  ["Le salarié bénéficie des dispositions applicables aux autres salariés.", ""],
+  ["Le salarié a droit au titre de la période d'emploi à une somme forfaitaire.", ""],
+  ["L'employeur informe le salarié. Le salarié a droit à une indemnité compensatrice.", ""],
   // Qualities, not notions; and texts that define nothing.
   ["Sont considérés comme ayant la qualité de cadre dirigeant les cadres auxquels…", ""],
   ["Est réputée non écrite toute clause contraire.", ""],
