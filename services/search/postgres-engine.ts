@@ -389,15 +389,16 @@ export class PostgresSearchEngine implements SearchEngine {
     const { rows } = await this.db.query<Row>(
       `WITH ${TERMS}, ${TERM_SCORES},
        ranked AS (
-         SELECT p.id, m.words, ${IN_FORCE_PREFERENCE} * ${REACH_PREFERENCE} AS preference,
-                CASE WHEN p.number_key = $4 THEN ${NUMBER_BONUS} ELSE 0 END AS bonus,
-                count(*) OVER () AS total,
-                row_number() OVER (ORDER BY ${FIRST_PASS} DESC, p.public_id) AS n
-         FROM (SELECT provision_id, max(score) AS words FROM matches GROUP BY provision_id) AS m
-              CROSS JOIN LATERAL (${PROVISION_OF("m.provision_id")}) AS p JOIN documents d ON d.id = p.document_id
-         WHERE ${FILTERS}
-         ORDER BY ${FIRST_PASS} DESC, p.public_id
-         LIMIT greatest(${RANKING.rescoreWindow}, $10::int + $11::int)
+         -- Numbered after the LIMIT, so that only the rows kept are sorted for the window.
+         SELECT c.*, row_number() OVER (ORDER BY c.first_pass DESC, c.public_id) AS n FROM (
+           SELECT p.id, p.public_id, m.words, ${IN_FORCE_PREFERENCE} * ${REACH_PREFERENCE} AS preference,
+                  CASE WHEN p.number_key = $4 THEN ${NUMBER_BONUS} ELSE 0 END AS bonus,
+                  count(*) OVER () AS total, ${FIRST_PASS} AS first_pass
+           FROM (SELECT provision_id, max(score) AS words FROM matches GROUP BY provision_id) AS m
+                CROSS JOIN LATERAL (${PROVISION_OF("m.provision_id")}) AS p JOIN documents d ON d.id = p.document_id
+           WHERE ${FILTERS}
+           ORDER BY ${FIRST_PASS} DESC, p.public_id
+           LIMIT greatest(${RANKING.rescoreWindow}, $10::int + $11::int)) AS c
        ),
        ${PAIRS},
        page AS (
