@@ -107,13 +107,45 @@ const DEFINITIONS: Array<[string, string]> = [
   ["La salariée a le droit de bénéficier d'un congé de maternité pendant une période.", "congé de maternité"],
   [
     "L'assurance maladie assure le versement d'indemnités journalières à l'assuré qui se trouve dans l'incapacité physique.",
-    "indemnités journalières à l'assuré",
+    "indemnités journalières",
+  ],
+  // Read strictly (migration 024): the name ends before a verb, a qualifying participle, a
+  // relative, « jusqu'à » or the beneficiary; an article numbered « I. - » is read after its number.
+  ["L'assuré perçoit une rente calculée sur la base de son salaire annuel.", ""],
+  ["Le preneur a droit à une indemnité due par le bailleur à l'expiration du bail.", ""],
+  [
+    "I. - La personne assurée a droit à une pension de réversion jusqu'à l'âge de la retraite.",
+    "pension de réversion",
+  ],
+  [
+    "Les conditions dans lesquelles les militaires ouvrent droit au capital décès sont fixées par décret.",
+    "capital décès",
+  ],
+  [
+    "Le salarié a droit à un régime de retraite complémentaire obligatoire auquel il est affilié.",
+    "régime de retraite complémentaire obligatoire",
   ],
   // No benefit in particular, a reference to other texts, or a right granted after the first sentence.
   ["Le salarié a droit à une indemnité.", ""],
   ["Le salarié bénéficie des dispositions applicables aux autres salariés.", ""],
   ["Le salarié a droit au titre de la période d'emploi à une somme forfaitaire.", ""],
   ["L'employeur informe le salarié. Le salarié a droit à une indemnité compensatrice.", ""],
+  // A grant in a relative or conditional clause is the condition of another rule (migration 024).
+  ["Le salarié qui bénéficie d'un congé de présence parentale ne peut être licencié pendant ce congé.", ""],
+  ["Lorsque la victime bénéficie d'un aménagement de peine, une feuille d'accident lui est remise.", ""],
+  [
+    "L'organisme qui assure le versement de la rémunération des stagiaires est dispensé du versement des cotisations.",
+    "",
+  ],
+  // …but the main clause still grants when a relative clause qualifies its subject.
+  [
+    "Toute personne qui perçoit des revenus tirés d'une activité professionnelle a droit à une prime d'activité.",
+    "prime d'activité",
+  ],
+  [
+    "Le salarié qui justifie d'une ancienneté d'un an a droit à un congé de formation économique.",
+    "congé de formation économique",
+  ],
   // Qualities, not notions; and texts that define nothing.
   ["Sont considérés comme ayant la qualité de cadre dirigeant les cadres auxquels…", ""],
   ["Est réputée non écrite toute clause contraire.", ""],
