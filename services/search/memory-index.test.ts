@@ -50,6 +50,7 @@ function query(words: string[][], more: Partial<AnalysedQuery> = {}): AnalysedQu
             .map((word, i) => `'${word}':${i + 1}`)
             .join(" "),
         ),
+        inOrder: true,
       })),
     ),
     numberKey: null,
@@ -132,6 +133,12 @@ describe("MemoryIndex", () => {
     // "contrat de travail": the stop word keeps its place (position 2).
     q.alternatives[0]!.vector = parseTsvector("'contrat':1 'travail':3");
     expect(index.search(q).hits.map((h) => h.id)).toEqual([phrase.id]);
+    // A hyphenated word's parts (withHyphensApart): every word, anywhere, scored as the rarest.
+    q.alternatives[0]!.inOrder = false;
+    const anywhere = index.search(q).hits;
+    expect(anywhere.map((h) => h.id).sort()).toEqual([phrase.id, apart.id].sort());
+    // Same length, the rarest word ('contrat') once in each: the same score.
+    expect(anywhere[0]!.score).toBeCloseTo(anywhere[1]!.score, 12);
   });
 
   it("adds proximity for consecutive words close in the text, and priors multiply", () => {

@@ -21,8 +21,11 @@ import { parseTsvector, positionOf, type TsvectorEntry, WEIGHT, weightOf } from 
 
 /** A query as the engine analysed it: each alternative of each term, as Postgres analyses it. */
 export interface AnalysedQuery {
-  /** In the order of queryTerms(…).flat(), each with the index of its term. */
-  alternatives: Array<{ term: number; vector: TsvectorEntry[] }>;
+  /**
+   * In the order of queryTerms(…).map(withHyphensApart).flat(), each with the index of its term;
+   * `inOrder`: a phrase's words side by side in that order, or (false) anywhere.
+   */
+  alternatives: Array<{ term: number; vector: TsvectorEntry[]; inOrder: boolean }>;
   /** The number key the query names (citations.ts), if any. */
   numberKey: string | null;
   matchAny: boolean;
@@ -507,7 +510,7 @@ export class MemoryIndex {
         for (let at = 0; at < list.length; at += 4) offer(list[at]!, this.bm25(list, at, bodyIdf, guidesIdf));
         continue;
       }
-      // A phrase: scored as its rarest word, on provisions with every word and the phrase itself.
+      // A phrase: scored as its rarest word, on provisions with every word and (in order) the phrase itself.
       if (known.some((index) => index === undefined || this.postings[index]!.length === 0)) continue;
       const indexes = known as number[];
       // The rarest in any field; among as rare, the first in byte order (the SQL's ORDER BY).
@@ -527,7 +530,7 @@ export class MemoryIndex {
         const doc = list[at]!;
         if (
           indexes.every((index) => index === rarest || this.hasPosting(doc, index)) &&
-          this.holdsPhrase(doc, phrase)
+          (!alternative.inOrder || this.holdsPhrase(doc, phrase))
         )
           offer(doc, this.bm25(list, at, bodyIdf, guidesIdf));
       }

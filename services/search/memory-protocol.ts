@@ -7,7 +7,7 @@ import type { AnalysedQuery, MemoryPage } from "./memory-index.ts";
  * travels as Postgres printed it (tsvector text); the thread parses it.
  */
 export type MemoryQuery = Omit<AnalysedQuery, "alternatives"> & {
-  alternatives: Array<{ term: number; vector: string }>;
+  alternatives: Array<{ term: number; vector: string; inOrder: boolean }>;
 };
 
 export type MemoryRequest =

@@ -54,7 +54,11 @@ port.on("message", (request: MemoryRequest) => {
         const { alternatives, ...rest } = request.query;
         const page = index.search({
           ...rest,
-          alternatives: alternatives.map((a) => ({ term: a.term, vector: parseTsvector(a.vector) })),
+          alternatives: alternatives.map((a) => ({
+            term: a.term,
+            vector: parseTsvector(a.vector),
+            inOrder: a.inOrder,
+          })),
         });
         reply({ op: "searched", id: request.id, page });
       } catch (error) {

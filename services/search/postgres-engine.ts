@@ -67,13 +67,14 @@ const IDF = (n: string, df: string) => `ln(1 + (${n} - ${df} + 0.5::float8) / ($
 
 /**
  * The query's terms (services/search/query-text.ts): $1 every alternative of every term (a word,
- * or a synonym phrase), $2 the term each belongs to. Each alternative is analysed as the corpus
- * is (french_unaccent): a word gives one lexeme; a phrase or a hyphenated word gives several,
- * which must all be there and, checked on the provision's vector, in that order.
+ * or a synonym phrase), $2 the term each belongs to, $12 whether its words keep their order. Each
+ * alternative is analysed as the corpus is (french_unaccent): a word gives one lexeme; a phrase or
+ * a hyphenated word gives several, which must all be there and, checked on the provision's vector
+ * when in order, side by side in that order (withHyphensApart).
  */
 const TERMS = `alternatives AS (
-    SELECT a.term, a.n, a.alternative, l.lexemes, cardinality(l.lexemes) AS size
-    FROM unnest($1::text[], $2::int[]) WITH ORDINALITY AS a(alternative, term, n),
+    SELECT a.term, a.n, a.alternative, a.in_order, l.lexemes, cardinality(l.lexemes) AS size
+    FROM unnest($1::text[], $2::int[], $12::boolean[]) WITH ORDINALITY AS a(alternative, term, in_order, n),
          LATERAL (SELECT tsvector_to_array(to_tsvector('french_unaccent', a.alternative)) AS lexemes) AS l
     WHERE cardinality(l.lexemes) > 0),
   totals AS (
@@ -116,7 +117,8 @@ const FIELDS_OF = (id: string) => `SELECT * FROM search_fields WHERE provision_i
  * Each provision's score per term: the best of the term's alternatives. A word's postings are
  * scored as they are read. A phrase is scored as its rarest word (frequencies and weight: the
  * phrase is at most as frequent, and at least as rare), on the provisions holding every one of
- * its words and, checked on the provision's vector, the phrase itself. A phrase with a word the
+ * its words and, checked on the provision's vector, the phrase itself (unless its words may stand
+ * anywhere: `in_order` false, a hyphenated word's parts, withHyphensApart). A phrase with a word the
  * corpus never holds matches nothing and is not looked for: "L1237-11" is 'l1237' and '-11', and
  * the texts write "L. 1237-11", so without this every provision holding "-11" was checked, for
  * every such number in the query (bench:search's long query of article numbers, 66 ms).
@@ -137,7 +139,7 @@ const TERM_SCORES = `word_scores AS (
       AND NOT EXISTS (SELECT 1 FROM unnest(a.lexemes) AS x(lexeme)
                       WHERE NOT EXISTS (SELECT 1 FROM search_postings o
                                         WHERE o.lexeme = x.lexeme AND o.provision_id = s.provision_id))
-      AND p.search_vector @@ phraseto_tsquery('french_unaccent', a.alternative)),
+      AND (NOT a.in_order OR p.search_vector @@ phraseto_tsquery('french_unaccent', a.alternative))),
   term_scores AS (
     SELECT provision_id, term, max(score) AS score
     FROM (SELECT * FROM word_scores UNION ALL SELECT * FROM phrase_scores) AS x
@@ -332,9 +334,9 @@ export class PostgresSearchEngine implements SearchEngine {
   private async searchInMemory(
     memory: MemorySearch,
     query: SearchQuery,
-    terms: string[][],
+    terms: TermAlternative[][],
   ): Promise<SearchResult | undefined> {
-    const alternatives = terms.flat();
+    const alternatives = terms.flat().map((a) => a.text);
     // Words not seen before are analysed by the store, which tells its generation meanwhile;
     // otherwise the copy the thread holds ranks, and the page's rows tell whether it was current.
     const missing = [...new Set(alternatives.filter((a) => !this.analysed.has(a)))];
@@ -351,9 +353,10 @@ export class PostgresSearchEngine implements SearchEngine {
     }
     const termOf = terms.flatMap((list, term) => list.map(() => term));
     const page = await memory.search(copy, {
-      alternatives: alternatives.map((alternative, i) => ({
+      alternatives: terms.flat().map((alternative, i) => ({
         term: termOf[i]!,
-        vector: this.analysed.get(alternative) ?? "",
+        vector: this.analysed.get(alternative.text) ?? "",
+        inOrder: alternative.inOrder,
       })),
       numberKey: articleNumberKey(query.q),
       matchAny: query.match === "any",
@@ -381,10 +384,11 @@ export class PostgresSearchEngine implements SearchEngine {
     const generation = rows[0]?.generation;
     if (generation === undefined || !memory.current(generation) || generation !== copy) return undefined;
     const hits = page.hits.length === 0 ? [] : rows;
-    return { total: page.total, filterMode: "exact", hits: hits.map((r) => toHit(r, terms)) };
+    const marks = marked(terms);
+    return { total: page.total, filterMode: "exact", hits: hits.map((r) => toHit(r, marks)) };
   }
 
-  private async searchInSql(query: SearchQuery, terms: string[][]): Promise<SearchResult> {
+  private async searchInSql(query: SearchQuery, terms: TermAlternative[][]): Promise<SearchResult> {
     // The page is chosen first; snippets are computed for that page only.
     const { rows } = await this.db.query<Row>(
       `WITH ${TERMS}, ${TERM_SCORES},
@@ -417,7 +421,7 @@ export class PostgresSearchEngine implements SearchEngine {
        FROM page JOIN provisions p ON p.id = page.id JOIN documents d ON d.id = p.document_id
        ORDER BY page.score DESC, p.public_id`,
       [
-        terms.flat(),
+        terms.flat().map((a) => a.text),
         terms.flatMap((alternatives, term) => alternatives.map(() => term)),
         query.match === "any",
         articleNumberKey(query.q),
@@ -428,6 +432,7 @@ export class PostgresSearchEngine implements SearchEngine {
         query.unclassifiedDocuments ?? [],
         query.limit,
         query.offset,
+        terms.flat().map((a) => a.inOrder),
       ],
       { signal: query.signal },
     );
@@ -435,7 +440,8 @@ export class PostgresSearchEngine implements SearchEngine {
     const total =
       rows[0]?.total ??
       (query.offset > 0 ? (await this.searchInSql({ ...query, offset: 0, limit: 1 }, terms)).total : 0);
-    return { total, filterMode: "exact", hits: rows.map((r) => toHit(r, terms)) };
+    const marks = marked(terms);
+    return { total, filterMode: "exact", hits: rows.map((r) => toHit(r, marks)) };
   }
 
   describe(): string {
@@ -460,20 +466,42 @@ export class PostgresSearchEngine implements SearchEngine {
 }
 
 /**
+ * One alternative of a query term, as Postgres looks for it: its words must all be in the
+ * provision and, when `inOrder`, side by side in that order (checked on the provision's vector).
+ */
+export interface TermAlternative {
+  text: string;
+  inOrder: boolean;
+}
+
+/** A hyphen between two letters (an article number's has a digit before it). */
+const HYPHEN = /(?<=\p{L})-(?=\p{L})/u;
+
+/**
  * A hyphen between two letters joins words (« chèque-vacances », « casse-croûte »). Postgres's
  * parser indexes such a compound as one more lexeme before its parts ('cheque-vac', 'chequ',
  * 'vacanc'), and a query word requires all three: « chèque-vacances » missed the code's
- * « chèques-vacances », and any text writing the words apart. The word is also searched as its
- * parts side by side, a phrase, which finds both; Lucene's tokenizer, which splits at the hyphen,
- * finds them so. The compound stays the first alternative: within a longer phrase (« compte
- * épargne-temps ») its own position is what keeps the words in line. Article numbers keep their
- * hyphen (« L1237-11 »: a digit before it).
+ * « chèques-vacances », and any text writing the words apart. A hyphenated word is also searched
+ * as its parts, anywhere in the provision, as the index engines read it (their tokenizer splits at
+ * the hyphen and the word's clause requires every part, dsl.ts): so a slug typed as a query
+ * (« rupture-contrat-apprentissage ») finds the provisions that hold its words, as on OpenSearch.
+ * Within a phrase (a synonym: « compte épargne-temps ») the parts stay side by side, in line with
+ * the phrase's other words, as the index engines' phrase query keeps them. The alternative as typed
+ * stays first. Article numbers keep their hyphen (« L1237-11 »: a digit before it).
  */
-export const withHyphensApart = (alternatives: string[]): string[] => [
-  ...new Set(
-    alternatives.flatMap((alternative) => [alternative, alternative.replace(/(?<=\p{L})-(?=\p{L})/gu, " ")]),
-  ),
-];
+export function withHyphensApart(alternatives: string[]): TermAlternative[] {
+  const found = new Map<string, boolean>();
+  const add = (text: string, inOrder: boolean) => found.set(text, (found.get(text) ?? true) && inOrder);
+  for (const alternative of alternatives) {
+    add(alternative, true);
+    if (HYPHEN.test(alternative))
+      add(alternative.replace(new RegExp(HYPHEN, "gu"), " "), /\s/.test(alternative));
+  }
+  return [...found].map(([text, inOrder]) => ({ text, inOrder }));
+}
+
+/** Each term's alternatives as snippets read them (snippets.ts marks a hyphenated word's parts). */
+const marked = (terms: TermAlternative[][]): string[][] => terms.map((list) => list.map((a) => a.text));
 
 function toHit(r: Row, terms: string[][]): SearchHit {
   return {

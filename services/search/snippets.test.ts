@@ -31,6 +31,17 @@ describe("buildSnippet", () => {
     expect(snippet.replace(/<\/?mark>/g, "").split(" ").length).toBeLessThanOrEqual(34 + 2);
   });
 
+  it("marks a hyphenated word's parts wherever they stand, as every engine finds them", () => {
+    const text = "La rupture anticipée du contrat d'apprentissage intervient par accord écrit.";
+    expect(buildSnippet(text, [], [["rupture-contrat-apprentissage"]])).toBe(
+      "La <mark>rupture</mark> anticipée du <mark>contrat</mark> d'<mark>apprentissage</mark> intervient par accord écrit.",
+    );
+    // Within a phrase the parts stay in line.
+    expect(
+      buildSnippet("Le compte courant, l'épargne, le temps partiel.", [], [["compte épargne-temps"]]),
+    ).not.toContain("<mark>");
+  });
+
   it("marks a synonym phrase only where it stands whole, and its stop words not at all", () => {
     const text =
       "La durée du travail est fixée par accord. Le contrat à durée déterminée ne peut avoir pour objet un emploi durable.";

@@ -61,10 +61,19 @@ function tokenize(text: string): Token[] {
   return tokens;
 }
 
-/** The query's terms as key sequences: per term, each alternative (a word or a phrase). */
+/**
+ * The query's terms as key sequences: per term, each alternative (a word or a phrase), and a
+ * hyphenated word's parts each on its own, as every engine finds them (anywhere in the provision:
+ * postgres-engine.ts's withHyphensApart, the index engines' tokenizer).
+ */
 export function snippetTerms(terms: string[][]): string[][][] {
   return terms.map((alternatives) =>
     alternatives
+      .flatMap((alternative) =>
+        !/\s/.test(alternative) && /\p{L}-\p{L}/u.test(alternative)
+          ? [alternative, ...alternative.split("-")]
+          : [alternative],
+      )
       .map((alternative) => tokenize(alternative).flatMap((t) => (t.key === null ? [] : [t.key])))
       .filter((keys) => keys.length > 0),
   );

@@ -6,7 +6,7 @@ import {
   type MemoryIndex,
   MemoryIndexBuilder,
 } from "../../services/search/memory-index.ts";
-import { analyseAlternatives } from "../../services/search/postgres-engine.ts";
+import { analyseAlternatives, withHyphensApart } from "../../services/search/postgres-engine.ts";
 import { queryTerms } from "../../services/search/query-text.ts";
 import { RANKING, type Ranking } from "../../services/search/ranking.ts";
 import { Synonyms } from "../../services/search/synonyms.ts";
@@ -332,14 +332,16 @@ function searchWithFeedback(
 /** Every query analysed as the API analyses it (analyseAlternatives), first page of 10. */
 async function analyseQueries(store: Database, queries: EvalQuery[]): Promise<Map<string, AnalysedQuery>> {
   const synonyms = Synonyms.bundled();
-  const termsOf = new Map(queries.map((q) => [q.query, queryTerms(q.query, synonyms)]));
-  const alternatives = [...new Set([...termsOf.values()].flat(2))];
+  const termsOf = new Map(queries.map((q) => [q.query, queryTerms(q.query, synonyms).map(withHyphensApart)]));
+  const alternatives = [...new Set([...termsOf.values()].flat(2).map((a) => a.text))];
   const { vectors } = await analyseAlternatives(store, alternatives);
   const vectorOf = new Map(alternatives.map((a, i) => [a, parseTsvector(vectors[i]!)]));
   const out = new Map<string, AnalysedQuery>();
   for (const [query, terms] of termsOf)
     out.set(query, {
-      alternatives: terms.flatMap((list, term) => list.map((a) => ({ term, vector: vectorOf.get(a)! }))),
+      alternatives: terms.flatMap((list, term) =>
+        list.map((a) => ({ term, vector: vectorOf.get(a.text)!, inOrder: a.inOrder })),
+      ),
       numberKey: articleNumberKey(query),
       matchAny: false,
       domains: null,
