@@ -232,6 +232,9 @@ describe("lawyer regression list", () => {
       // Two words with one stem side by side: a proximity pair of one lexeme.
       "licenciement licencié économique",
       "salarié salariés protégés",
+      // A hyphenated word's parts, anywhere (withHyphensApart).
+      "rupture-contrat-apprentissage",
+      "la santé-sécurité au travail",
     ];
     let sql: PostgresSearchEngine;
     let memory: PostgresSearchEngine;
