@@ -111,16 +111,16 @@ const DEFINITIONS: Array<[string, string]> = [
   ],
   // Read strictly (migration 024): the name ends before a verb, a qualifying participle, a
   // relative, « jusqu'à » or the beneficiary; an article numbered « I. - » is read after its number.
-  ["L'assuré perçoit une rente calculée sur la base de son salaire annuel.", ""],
-  ["Le preneur a droit à une indemnité due par le bailleur à l'expiration du bail.", ""],
+  [
+    "L'assuré perçoit une rente d'incapacité calculée sur la base de son salaire annuel.",
+    "rente d'incapacité",
+  ],
+  ["Le preneur a droit à une indemnité d'éviction due par le bailleur.", "indemnité d'éviction"],
   [
     "I. - La personne assurée a droit à une pension de réversion jusqu'à l'âge de la retraite.",
     "pension de réversion",
   ],
-  [
-    "Les conditions dans lesquelles les militaires ouvrent droit au capital décès sont fixées par décret.",
-    "capital décès",
-  ],
+  ["Les ayants droit ont droit au capital décès et peuvent en demander le versement.", "capital décès"],
   [
     "Le salarié a droit à un régime de retraite complémentaire obligatoire auquel il est affilié.",
     "régime de retraite complémentaire obligatoire",
@@ -135,6 +135,15 @@ const DEFINITIONS: Array<[string, string]> = [
   ["Lorsque la victime bénéficie d'un aménagement de peine, une feuille d'accident lui est remise.", ""],
   [
     "L'organisme qui assure le versement de la rémunération des stagiaires est dispensé du versement des cotisations.",
+    "",
+  ],
+  [
+    "Les conditions dans lesquelles les militaires ouvrent droit au capital décès sont fixées par décret.",
+    "",
+  ],
+  ["Le crédit d'heures dont bénéficie un membre titulaire peut être reporté.", ""],
+  [
+    "Tant qu'il bénéficie de l'allocation d'aide au retour à l'emploi, le demandeur d'emploi reste inscrit.",
     "",
   ],
   // …but the main clause still grants when a relative clause qualifies its subject.

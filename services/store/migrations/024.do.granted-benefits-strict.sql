@@ -3,17 +3,18 @@
 -- point out:
 --   * a grant inside a relative or conditional clause is not the article's rule: « Le salarié qui
 --     bénéficie d'un congé … ne peut être licencié », « Lorsque la victime … bénéficie d'un
---     aménagement de peine, une feuille d'accident … lui est remise » name the condition, not the
---     benefit the article grants. The verb no longer counts after « qui (ne) », nor after
---     « lorsque », « quand », « si », « s'il(s) », « tant que », « pendant que » in the same clause
---     (no comma between);
+--     aménagement de peine, une feuille d'accident … lui est remise », « Les conditions dans
+--     lesquelles … bénéficient … sont fixées » name the condition, not the benefit the article
+--     grants. The verb no longer counts right after « qui (ne) » or « dont », nor after
+--     « lorsque », « quand », « si », « s'il(s) », « tant que », « pendant que », « lequel » and
+--     its forms, « dans le cas où » in the same clause (no comma between);
 --   * an article opening with « I. - » had « I » as its first sentence: the number is skipped;
 --   * the name ran on past its end: « jusqu'à » and « lorsqu' » never cut it (a word boundary after an
 --     apostrophe never holds), nor did the beneficiary (« indemnités journalières à l'assuré »), a
---     verb (« capital décès sont », « … prend fin »), a participle that qualifies it (« rente
+--     verb or « ne » (« capital décès sont », « … prend fin »), a participle that qualifies it (« rente
 --     calculée », « indemnité due », « convocation comportant »), a relative (« auquel elles »),
 --     « de cette … » (a name that points back to the text before it names nothing by itself);
---   * a name left ending on « de », « à » or « d'un » lost its last word: those are dropped.
+--   * a name the cuts leave ending on « de », « à » or « d'un » now ends before that word.
 -- Every provision whose benefit changes is written again, as 023 did.
 
 CREATE TEMP TABLE migration_024_before AS
@@ -27,14 +28,14 @@ DECLARE
   n text;
 BEGIN
   m := regexp_match(opening,
-    '(?<!\mqui\M\s{1,3}(?:ne\s{1,3})?)(?<!(?:\mlorsque\M|\mlorsqu[''’]|\mquand\M|\msi\M|\ms[''’]ils?\M|\mtant\s+que\M|\mpendant\s+que\M)[^,;]{0,120})\m(?:a|ont|ouvre(?:nt)?)\s+droit(?:,[^,]{1,80},|\s+(?:chaque\s+ann[ée]e|[eé]galement|aussi))?\s+(?:à|au|aux)\s+(.*)$', 'i');
+    '(?<!\m(?:qui|dont)\M\s{1,3}(?:ne\s{1,3})?)(?<!(?:\mlorsque\M|\mlorsqu[''’]|\mquand\M|\msi\M|\ms[''’]ils?\M|\m(?:tant|pendant)\s+qu(?:e\M|[''’])|\m(?:lequel|laquelle|lesquel(?:le)?s|duquel|desquel(?:le)?s)\M|\mcas\s+où\M)[^,;]{0,120})\m(?:a|ont|ouvre(?:nt)?)\s+droit(?:,[^,]{1,80},|\s+(?:chaque\s+ann[ée]e|[eé]galement|aussi))?\s+(?:à|au|aux)\s+(.*)$', 'i');
   IF m IS NULL THEN
     m := regexp_match(opening,
-      '(?<!\mqui\M\s{1,3}(?:ne\s{1,3})?)(?<!(?:\mlorsque\M|\mlorsqu[''’]|\mquand\M|\msi\M|\ms[''’]ils?\M|\mtant\s+que\M|\mpendant\s+que\M)[^,;]{0,120})\m(?:b[ée]n[ée]ficie(?:nt)?|(?:a|ont)\s+le\s+droit\s+de\s+b[ée]n[ée]ficier|re[çc]oi(?:t|vent)|per[çc]oi(?:t|vent)|assure(?:nt)?\s+le\s+versement)(?:,[^,]{1,80},)?\s+((?:d[''’]|du\s|de\s|des\s|une?\s).*)$', 'i');
+      '(?<!\m(?:qui|dont)\M\s{1,3}(?:ne\s{1,3})?)(?<!(?:\mlorsque\M|\mlorsqu[''’]|\mquand\M|\msi\M|\ms[''’]ils?\M|\m(?:tant|pendant)\s+qu(?:e\M|[''’])|\m(?:lequel|laquelle|lesquel(?:le)?s|duquel|desquel(?:le)?s)\M|\mcas\s+où\M)[^,;]{0,120})\m(?:b[ée]n[ée]ficie(?:nt)?|(?:a|ont)\s+le\s+droit\s+de\s+b[ée]n[ée]ficier|re[çc]oi(?:t|vent)|per[çc]oi(?:t|vent)|assure(?:nt)?\s+le\s+versement)(?:,[^,]{1,80},)?\s+((?:d[''’]|du\s|de\s|des\s|une?\s).*)$', 'i');
   END IF;
   IF m IS NULL THEN RETURN ''; END IF;
   n := regexp_replace(m[1], '^(?:d[''’]|du\s|de\s(?:la\s|l[''’])?|des\s)', '', 'i');
-  n := regexp_replace(n, '(?:[,(]|(?:^|\s)(?:lorsqu[''’]|jusqu[''’]|s[''’]ils?\M)|(?:^|\s)(?:à\s+(?:partir|compter|condition|la\s+charge|l[''’]issue)|afin|pour|dans|sous|selon|avant|après|pendant|durant|nonobstant|au\s+titre|au\s+moins|au\s+plus|[ée]gale?s?|équivalente?s?|en\s+cas|lorsque|quand|dès|sauf|dont|qui|que|et\s+(?:doit|doivent|peut|peuvent|est|sont|a|ont)|est|sont|doit|doivent|peut|peuvent|prend|prennent|a|ont|du(?:e|es)|dûs?|(?:prév|vers|attribu|accord|serv|calcul|détermin|fix|mentionn|assur|réalis|effectu|dispens|institu|octroy|organis)(?:ue?s?|ée?s?|ie?s?)|(?:défini|établi)e?s?|à\s+hauteur|à\s+ce\s+titre|auprès|auquel|auxquel(?:le)?s|lequel|laquelle|lesquel(?:le)?s|où|lui|applicables?|comportant|résultant|reconnaissant|entraînant|faisant|préparant|comprenant|justifiant|exerçant|remplissant|répondant|bénéficiant|percevant|prévoyant|travaillant|résidant|permettant|concernant|correspondant|figurant|ayant|étant|tenant|relevant|portant|visant|de\s+(?:cette|ce|ces|cet)|(?:à|au|aux)\s+(?:l[''’]|la\s+|les\s+)?(?:assurée?s?|salariée?s?|intéressée?s?|bénéficiaires?|victimes?|ayants?\s+droit|employeurs?|travailleurs?|conjoints?))\M).*$', '', 'i');
+  n := regexp_replace(n, '(?:[,(]|(?:^|\s)(?:lorsqu[''’]|jusqu[''’]|n[''’]|s[''’]ils?\M)|(?:^|\s)(?:à\s+(?:partir|compter|condition|la\s+charge|l[''’]issue)|afin|pour|dans|sous|selon|avant|après|pendant|durant|nonobstant|au\s+titre|au\s+moins|au\s+plus|[ée]gale?s?|équivalente?s?|en\s+cas|lorsque|quand|dès|sauf|dont|qui|que|et\s+(?:doit|doivent|peut|peuvent|est|sont|a|ont)|est|sont|doit|doivent|peut|peuvent|prend|prennent|a|ont|du(?:es?|s)|dûs?|ne|(?:prév|vers|attribu|accord|serv|calcul|détermin|fix|mentionn|assur|réalis|effectu|dispens|institu|octroy|organis)(?:ue?s?|ée?s?|ie?s?)|(?:défini|établi)e?s?|à\s+hauteur|à\s+ce\s+titre|auprès|auquel|auxquel(?:le)?s|lequel|laquelle|lesquel(?:le)?s|où|lui|applicables?|comportant|résultant|reconnaissant|entraînant|faisant|préparant|comprenant|justifiant|exerçant|remplissant|répondant|bénéficiant|percevant|prévoyant|travaillant|résidant|permettant|concernant|correspondant|figurant|ayant|étant|tenant|relevant|portant|visant|de\s+(?:cette|ce|ces|cet)|(?:à|au|aux)\s+(?:l[''’]|la\s+|les\s+)?(?:assurée?s?|salariée?s?|intéressée?s?|bénéficiaires?|victimes?|ayants?\s+droit|employeurs?|travailleurs?|conjoints?))\M).*$', '', 'i');
   n := regexp_replace(corpus_notion(n), '(?:\s(?:vers|contre|ainsi|entre|envers|de|des|du|à|au|aux)|\sd[''’]une?)$', '', 'i');
   IF n !~ '\S+\s+\S+'
      OR n ~* '^(dispositions|stipulations|titre|application|mesures|conditions|modalit[ée]s|droits?|son|sa|ses|leurs?|m[êe]mes?|ensemble|plein)\M' THEN
