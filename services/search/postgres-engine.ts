@@ -10,7 +10,7 @@ import {
   type SearchResult,
 } from "./engine.ts";
 import { MemorySearch, type MemorySearchEvents } from "./memory-search.ts";
-import { MINIMUM_SHOULD_MATCH_PERCENT, queryTerms } from "./query-text.ts";
+import { hyphensApart, isHyphenatedWord, MINIMUM_SHOULD_MATCH_PERCENT, queryTerms } from "./query-text.ts";
 import { AGREEMENT_KIND, NUMBER_BONUS, PAIR_SLOP, RANKING } from "./ranking.ts";
 import { buildSnippet } from "./snippets.ts";
 import { Synonyms } from "./synonyms.ts";
@@ -336,7 +336,8 @@ export class PostgresSearchEngine implements SearchEngine {
     query: SearchQuery,
     terms: TermAlternative[][],
   ): Promise<SearchResult | undefined> {
-    const alternatives = terms.flat().map((a) => a.text);
+    const flat = terms.flat();
+    const alternatives = flat.map((a) => a.text);
     // Words not seen before are analysed by the store, which tells its generation meanwhile;
     // otherwise the copy the thread holds ranks, and the page's rows tell whether it was current.
     const missing = [...new Set(alternatives.filter((a) => !this.analysed.has(a)))];
@@ -353,7 +354,7 @@ export class PostgresSearchEngine implements SearchEngine {
     }
     const termOf = terms.flatMap((list, term) => list.map(() => term));
     const page = await memory.search(copy, {
-      alternatives: terms.flat().map((alternative, i) => ({
+      alternatives: flat.map((alternative, i) => ({
         term: termOf[i]!,
         vector: this.analysed.get(alternative.text) ?? "",
         inOrder: alternative.inOrder,
@@ -474,9 +475,6 @@ export interface TermAlternative {
   inOrder: boolean;
 }
 
-/** A hyphen between two letters (an article number's has a digit before it). */
-const HYPHEN = /(?<=\p{L})-(?=\p{L})/u;
-
 /**
  * A hyphen between two letters joins words (« chèque-vacances », « casse-croûte »). Postgres's
  * parser indexes such a compound as one more lexeme before its parts ('cheque-vac', 'chequ',
@@ -494,8 +492,8 @@ export function withHyphensApart(alternatives: string[]): TermAlternative[] {
   const add = (text: string, inOrder: boolean) => found.set(text, (found.get(text) ?? true) && inOrder);
   for (const alternative of alternatives) {
     add(alternative, true);
-    if (HYPHEN.test(alternative))
-      add(alternative.replace(new RegExp(HYPHEN, "gu"), " "), /\s/.test(alternative));
+    const apart = hyphensApart(alternative);
+    if (apart !== alternative) add(apart, !isHyphenatedWord(alternative));
   }
   return [...found].map(([text, inOrder]) => ({ text, inOrder }));
 }

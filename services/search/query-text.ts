@@ -113,3 +113,17 @@ export function searchedWords(q: string, synonyms?: Synonyms): string[] {
   }
   return words;
 }
+
+/** A hyphen between two letters joins words; an article number's has a digit before it (« L1237-11 »). */
+const WORD_HYPHEN = /(?<=\p{L})-(?=\p{L})/gu;
+
+/** The alternative with its joining hyphens read as spaces (« chèque-vacances »: « chèque vacances »). */
+export const hyphensApart = (alternative: string): string => alternative.replace(WORD_HYPHEN, " ");
+
+/**
+ * A single hyphenated word (« rupture-contrat-apprentissage »), not a phrase holding one: every
+ * engine finds its parts anywhere in a provision (postgres-engine.ts's withHyphensApart, the index
+ * engines' tokenizer), and snippets mark them so.
+ */
+export const isHyphenatedWord = (alternative: string): boolean =>
+  !/\s/.test(alternative) && hyphensApart(alternative) !== alternative;

@@ -1,3 +1,4 @@
+import { hyphensApart, isHyphenatedWord } from "./query-text.ts";
 import { wordKey } from "./words.ts";
 
 /**
@@ -70,8 +71,8 @@ export function snippetTerms(terms: string[][]): string[][][] {
   return terms.map((alternatives) =>
     alternatives
       .flatMap((alternative) =>
-        !/\s/.test(alternative) && /\p{L}-\p{L}/u.test(alternative)
-          ? [alternative, ...alternative.split("-")]
+        isHyphenatedWord(alternative)
+          ? [alternative, ...hyphensApart(alternative).split(" ")]
           : [alternative],
       )
       .map((alternative) => tokenize(alternative).flatMap((t) => (t.key === null ? [] : [t.key])))
