@@ -2,12 +2,11 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ingest } from "../../ingest/pipeline/ingest.ts";
-import { parseDomainRules } from "../../services/core/classify.ts";
 import { parseConfig } from "../../services/core/config.ts";
 import { PostgresSearchEngine } from "../../services/search/postgres-engine.ts";
 import type { Database } from "../../services/store/database.ts";
 import { seedSmallCorpus } from "../helpers/api.ts";
+import { ingestInline } from "../helpers/inline-acts.ts";
 import { searchQuery } from "../helpers/search-query.ts";
 import { openTestStore, type TestStore } from "../helpers/stores.ts";
 
@@ -46,15 +45,7 @@ const act = (text: string) => ({
 describe("ranking in memory follows the corpus", () => {
   let store: TestStore;
   let engine: PostgresSearchEngine;
-  const load = (text: string) =>
-    ingest(store.db, {
-      source: "canonical",
-      sourceVersion: "inline",
-      parameters: {},
-      documentsTotal: 1,
-      documents: [{ file: "inline", document: act(text) }],
-      rules: parseDomainRules("version: 1\nrules: []\n", "inline.yaml"),
-    });
+  const load = (text: string) => ingestInline(store.db, [act(text)]);
 
   beforeAll(async () => {
     store = await openTestStore("pglite", "memory_search");

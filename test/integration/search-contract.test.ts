@@ -3,7 +3,6 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ingestGuides } from "../../ingest/guides.ts";
-import { ingest } from "../../ingest/pipeline/ingest.ts";
 import type { Principal } from "../../services/access/keys.ts";
 import { parseDomainRules } from "../../services/core/classify.ts";
 import { parseConfig } from "../../services/core/config.ts";
@@ -16,6 +15,7 @@ import { TitleClassifier } from "../../services/search/title-classifier.ts";
 import { seedSmallCorpus } from "../helpers/api.ts";
 import { describeEngine, ENGINE_KINDS, openEngine } from "../helpers/engines.ts";
 import { GUIDE_FIXTURES } from "../helpers/guides.ts";
+import { ingestInline } from "../helpers/inline-acts.ts";
 import { searchQuery } from "../helpers/search-query.ts";
 import { openTestStore, type TestStore } from "../helpers/stores.ts";
 
@@ -284,28 +284,22 @@ describe.each(ENGINE_KINDS)("search contract: %s", (kind) => {
     store = await openTestStore("pglite", `contract_${kind}`);
     const config = parseConfig({ DATA_DIR: mkdtempSync(path.join(tmpdir(), "lc-contract-")) });
     await seedSmallCorpus(store, config);
-    await ingest(store.db, {
-      source: "canonical",
-      sourceVersion: "inline",
-      parameters: {},
-      documentsTotal: 9,
-      documents: [
-        { file: "inline", document: datedAct },
-        { file: "inline", document: rarityAct },
-        { file: "inline", document: proximityAct },
-        { file: "inline", document: authorityAct },
-        { file: "inline", document: snippetAct },
-        { file: "inline", document: reachLaw },
-        { file: "inline", document: reachAgreement },
-        { file: "inline", document: payAct },
-        { file: "inline", document: openingAct },
+    await ingestInline(
+      store.db,
+      [
+        datedAct,
+        rarityAct,
+        proximityAct,
+        authorityAct,
+        snippetAct,
+        reachLaw,
+        reachAgreement,
+        payAct,
+        openingAct,
       ],
-      rules: parseDomainRules(
-        "version: 1\nrules:\n  - name: fiscal\n    match: { document: [loi-datee] }\n    domains: [tax]\n" +
-          "  - name: civil\n    match: { document: [loi-rarete, loi-proximite, loi-autorite, loi-extraits] }\n    domains: [civil]\n",
-        "inline.yaml",
-      ),
-    });
+      "version: 1\nrules:\n  - name: fiscal\n    match: { document: [loi-datee] }\n    domains: [tax]\n" +
+        "  - name: civil\n    match: { document: [loi-rarete, loi-proximite, loi-autorite, loi-extraits] }\n    domains: [civil]\n",
+    );
     await ingestGuides(store.db, config, { paths: GUIDE_FIXTURES });
     ({ engine, close } = await openEngine(kind, store.db));
   });

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ingest } from "../../ingest/pipeline/ingest.ts";
-import { parseDomainRules } from "../../services/core/classify.ts";
 import type { SearchEngine } from "../../services/search/engine.ts";
 import { describeEngine, ENGINE_KINDS, openEngine } from "../helpers/engines.ts";
+import { ingestInline } from "../helpers/inline-acts.ts";
 import { searchQuery as query } from "../helpers/search-query.ts";
 import { openTestStore, type TestStore } from "../helpers/stores.ts";
 
@@ -53,14 +52,7 @@ describe.each(ENGINE_KINDS)("hyphenated words: %s", (kind) => {
   beforeAll(async () => {
     console.log(`hyphenated words on ${describeEngine(kind)}`);
     store = await openTestStore("pglite", `hyphens_${kind}`);
-    await ingest(store.db, {
-      source: "canonical",
-      sourceVersion: "inline",
-      parameters: {},
-      documentsTotal: 1,
-      documents: [{ file: "inline", document: act }],
-      rules: parseDomainRules("version: 1\nrules: []\n", "inline.yaml"),
-    });
+    await ingestInline(store.db, [act]);
     ({ engine, close } = await openEngine(kind, store.db));
   });
   afterAll(async () => {

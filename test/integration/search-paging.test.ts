@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ingest } from "../../ingest/pipeline/ingest.ts";
-import { parseDomainRules } from "../../services/core/classify.ts";
 import type { SearchEngine } from "../../services/search/engine.ts";
 import { RANKING } from "../../services/search/ranking.ts";
 import { describeEngine, ENGINE_KINDS, openEngine } from "../helpers/engines.ts";
+import { ingestInline } from "../helpers/inline-acts.ts";
 import { searchQuery as query } from "../helpers/search-query.ts";
 import { openTestStore, type TestStore } from "../helpers/stores.ts";
 
@@ -58,14 +57,7 @@ describe.each(ENGINE_KINDS)("search paging: %s", (kind) => {
   beforeAll(async () => {
     console.log(`search paging on ${describeEngine(kind)}`);
     store = await openTestStore("pglite", `paging_${kind}`);
-    await ingest(store.db, {
-      source: "canonical",
-      sourceVersion: "inline",
-      parameters: {},
-      documentsTotal: 1,
-      documents: [{ file: "inline", document: hedgeAct }],
-      rules: parseDomainRules("version: 1\nrules: []\n", "inline.yaml"),
-    });
+    await ingestInline(store.db, [hedgeAct]);
     ({ engine, close } = await openEngine(kind, store.db));
   });
   afterAll(async () => {

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ingest } from "../../ingest/pipeline/ingest.ts";
-import { parseDomainRules } from "../../services/core/classify.ts";
 import { provisionsByPublicId } from "../../services/store/index-source.ts";
 import { readIndexedProvisions, readSearchGeneration } from "../../services/store/search-snapshot.ts";
+import { ingestInline } from "../helpers/inline-acts.ts";
 import { openTestStore, STORE_KINDS, type TestStore } from "../helpers/stores.ts";
 
 /**
@@ -60,15 +59,7 @@ const NEXT_RUN: Article[] = [
 
 describe.each(STORE_KINDS)("articles opening their division on %s", (kind) => {
   let store: TestStore;
-  const load = (articles: Article[]) =>
-    ingest(store.db, {
-      source: "canonical",
-      sourceVersion: "inline",
-      parameters: {},
-      documentsTotal: 1,
-      documents: [{ file: "inline", document: act(articles) }],
-      rules: parseDomainRules("version: 1\nrules: []\n", "inline.yaml"),
-    });
+  const load = (articles: Article[]) => ingestInline(store.db, [act(articles)]);
   /** The openers, as the in-memory model reads them. */
   const openers = async () => {
     const open: string[] = [];
