@@ -2,7 +2,7 @@ import type { Principal } from "../access/keys.ts";
 import type { Config } from "../core/config.ts";
 import { type AgreementMention, agreementReader, idccOf } from "../search/citations.ts";
 import type { SearchEngine } from "../search/engine.ts";
-import { searchedWords } from "../search/query-text.ts";
+import { queryTerms, searchedWords } from "../search/query-text.ts";
 import { type SearchOutcome, type SearchRequest, searchProvisions } from "../search/service.ts";
 import { type Correction, correctSpelling, rewrite } from "../search/spelling.ts";
 import type { Synonyms } from "../search/synonyms.ts";
@@ -39,7 +39,8 @@ export type CorpusSearchOutcome = SearchOutcome & {
   spelling?: Spelling;
   /**
    * No provision held enough of the query's words (every word of one or two, half of more): the
-   * provisions shown hold some of them, best first.
+   * provisions shown hold some of them, best first. A query of two words finds the provisions
+   * holding either (query-text.ts's minimumShouldMatch), and is partial when none holds both.
    */
   partial?: true;
 };
@@ -87,13 +88,15 @@ async function searchOrRelax(
   request: SearchRequest,
 ): Promise<SearchOutcome & { partial?: true }> {
   const outcome = await searchProvisions(ctx.search, who, request, ctx.titles);
+  // A request naming `match` gets what it asked.
+  if (request.match !== undefined) return outcome;
+  if (outcome.total > 0) {
+    // Two words: one suffices to match (query-text.ts's minimumShouldMatch); partial when none holds both.
+    const two = queryTerms(request.q, request.synonyms ?? ctx.synonyms).length === 2;
+    return two && outcome.holdsEveryTerm === false ? { ...outcome, partial: true } : outcome;
+  }
   // One word: "any" would find the same nothing.
-  if (
-    outcome.total > 0 ||
-    request.match !== undefined ||
-    searchedWords(request.q, request.synonyms).length < 2
-  )
-    return outcome;
+  if (searchedWords(request.q, request.synonyms).length < 2) return outcome;
   const relaxed = await searchProvisions(ctx.search, who, { ...request, match: "any" }, ctx.titles);
   return relaxed.total > 0 ? { ...relaxed, partial: true } : outcome;
 }

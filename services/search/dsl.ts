@@ -247,9 +247,12 @@ function rescorers(query: SearchQuery, words: string[]): object[] {
   ];
 }
 
+/** The aggregation counting the matches that hold every term (readHits' holdsEveryTerm). */
+const EVERY_TERM = "every_term";
+
 /**
- * Free text: the query's terms (services/search/query-text.ts, synonyms expanded), half of them
- * required beyond two; an article number typed as such ranks its provision first.
+ * Free text: the query's terms (services/search/query-text.ts, synonyms expanded), one of one or
+ * two required, half of more; an article number typed as such ranks its provision first.
  */
 export function searchBody(query: SearchQuery, synonyms: Synonyms) {
   const terms = queryTerms(query.q, synonyms);
@@ -287,6 +290,10 @@ export function searchBody(query: SearchQuery, synonyms: Synonyms) {
     }),
     // Rescored, so sorted by score alone (the engines refuse another sort with rescore).
     rescore,
+    // Of two terms one suffices to match (MINIMUM_SHOULD_MATCH): whether any match holds both.
+    ...(terms.length === 2 && query.match !== "any"
+      ? { aggs: { [EVERY_TERM]: { filter: { bool: { filter: terms.map(termClause) } } } } }
+      : {}),
   };
 }
 
@@ -295,14 +302,20 @@ export interface RawHit {
   _source: Omit<ProvisionIndexDocument, "guides" | "content_hash">;
 }
 
-/** The engines' answer as search results; `terms` are the query's (queryTerms), for snippets. */
+/**
+ * The engines' answer as search results; `terms` are the query's (queryTerms), for snippets;
+ * `aggregations` the answer's, when searchBody asked whether a match holds every term.
+ */
 export function readHits(
   hits: RawHit[],
   total: number | { value: number },
   terms: string[][],
+  aggregations?: Record<string, unknown>,
 ): Omit<SearchResult, "filterMode"> {
+  const everyTerm = aggregations?.[EVERY_TERM] as { doc_count: number } | undefined;
   return {
     total: typeof total === "number" ? total : total.value,
+    ...(everyTerm ? { holdsEveryTerm: everyTerm.doc_count > 0 } : {}),
     hits: hits.map(
       (hit): SearchHit => ({
         publicId: hit._source.public_id,

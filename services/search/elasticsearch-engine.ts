@@ -27,6 +27,7 @@ export class ElasticsearchEngine implements SearchEngine, IndexStore {
         response.hits.hits as unknown as RawHit[],
         response.hits.total as number | { value: number },
         queryTerms(query.q, query.synonyms ?? this.synonyms),
+        response.aggregations as Record<string, unknown> | undefined,
       ),
       filterMode: "exact",
     };

@@ -95,6 +95,13 @@ export interface SearchResult {
   /** How many provisions match in all (for pagination). */
   total: number;
   /**
+   * Whether some provision counted in `total` holds every term of the query, not only enough of
+   * them: what `partial_match` reports (services/corpus/search.ts). Told for a query of two terms
+   * (where one suffices to match, query-text.ts's minimumShouldMatch); an engine may leave it out
+   * otherwise.
+   */
+  holdsEveryTerm?: boolean;
+  /**
    * `exact`: the domain filter was applied in the query, so nothing outside it was retrieved.
    * `best_effort`: some results were classified after retrieval (see the engines' docs).
    */

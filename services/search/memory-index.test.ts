@@ -111,15 +111,25 @@ describe("MemoryIndex", () => {
     expect(essai.get(guided.id)).toBeCloseTo(idf(5, 3) * body(1, 1), 12);
   });
 
-  it("requires all of two terms, half of more, one with matchAny", () => {
+  it("requires one of two terms, both first, half of more, one with matchAny; says whether one holds all", () => {
     const builder = new MemoryIndexBuilder();
     const both = provision("'conge':1C 'pai':2C");
     const one = provision("'conge':1C");
-    for (const p of [both, one]) builder.add(p);
+    const other = provision("'pai':1C 'essai':2C 'period':3C");
+    for (const p of [both, one, other]) builder.add(p);
     const index = builder.finish("1", NO_PRIORS);
-    expect(index.search(query([["conge"], ["pai"]])).hits.map((h) => h.id)).toEqual([both.id]);
-    expect(index.search(query([["conge"], ["pai"]], { matchAny: true })).total).toBe(2);
-    expect(index.search(query([["conge"], ["pai"], ["absent"]])).total).toBe(2);
+    const two = index.search(query([["conge"], ["pai"]]));
+    expect(two.hits.map((h) => h.id).sort()).toEqual([both.id, one.id, other.id].sort());
+    expect(two.hits[0]!.id).toBe(both.id);
+    expect(two).toMatchObject({ total: 3, holdsEveryTerm: true });
+    expect(index.search(query([["conge"], ["essai"]]))).toMatchObject({ total: 3, holdsEveryTerm: false });
+    expect(index.search(query([["conge"], ["pai"]], { matchAny: true })).total).toBe(3);
+    expect(index.search(query([["conge"], ["pai"], ["absent"]])).total).toBe(3);
+    // Four terms: two required (both, other); none holds all four.
+    expect(index.search(query([["pai"], ["essai"], ["period"], ["conge"]]))).toMatchObject({
+      total: 2,
+      holdsEveryTerm: false,
+    });
   });
 
   it("scores a phrase alternative only where its words stand in order, as its rarest word", () => {

@@ -46,6 +46,8 @@ export interface AnalysedQuery {
 
 export interface MemoryPage {
   total: number;
+  /** Whether some provision of the `total` holds every term (SearchResult.holdsEveryTerm). */
+  holdsEveryTerm: boolean;
   /** Store ids and scores, best first. */
   hits: Array<{ id: number; score: number }>;
 }
@@ -373,7 +375,7 @@ export class MemoryIndex {
     const terms = [...new Set(alternatives.map((a) => a.term))].sort((x, y) => x - y);
     const required = query.matchAny
       ? 1
-      : terms.length <= 2
+      : terms.length <= 1
         ? terms.length
         : Math.floor((terms.length * MINIMUM_SHOULD_MATCH_PERCENT) / 100.0);
     const touched: number[] = [];
@@ -384,10 +386,11 @@ export class MemoryIndex {
           touched,
         );
       for (const word of query.feedback ?? []) this.scoreFeedback(word.lexeme, word.weight);
-      const { total, window } = this.window(
+      const { total, holdsEveryTerm, window } = this.window(
         query,
         touched,
         required,
+        terms.length,
         Math.max(this.ranking.rescoreWindow, query.limit + query.offset),
       );
       const pairs = this.pairs(alternatives, terms);
@@ -412,6 +415,7 @@ export class MemoryIndex {
       scored.sort((x, y) => y.score - x.score || compare(this.publicIds[x.doc]!, this.publicIds[y.doc]!));
       return {
         total,
+        holdsEveryTerm,
         hits: scored
           .slice(query.offset, query.offset + query.limit)
           .map((s) => ({ id: this.provisions[s.doc]!.id, score: s.score })),
@@ -552,8 +556,9 @@ export class MemoryIndex {
     query: AnalysedQuery,
     touched: number[],
     required: number,
+    terms: number,
     n: number,
-  ): { total: number; window: Candidate[] } {
+  ): { total: number; holdsEveryTerm: boolean; window: Candidate[] } {
     const domains = query.domains ? domainMask(query.domains) : null;
     // Documents whose unclassified provisions pass a domain filter (title-classifier.ts).
     const unclassified = new Set<number>();
@@ -583,12 +588,14 @@ export class MemoryIndex {
       query.numberKey !== null && this.provisions[doc]!.numberKey === query.numberKey ? NUMBER_BONUS : 0;
     const best = new BoundedHeap(n, this.publicIds);
     let total = 0;
+    let holdsEveryTerm = false;
     const matched = (doc: number) => this.count[doc]! > 0 && this.count[doc]! >= required;
     for (const doc of touched) {
       if (!matched(doc)) continue;
       const preference = preferenceOf(doc);
       if (preference === 0) continue;
       total += 1;
+      if (this.count[doc] === terms) holdsEveryTerm = true;
       best.offer(doc, this.sum[doc]! * preference + bonusOf(doc));
     }
     // Named by its number: a candidate whatever its words (score 0 if they do not match).
@@ -608,7 +615,7 @@ export class MemoryIndex {
         bonus: bonusOf(doc),
       }),
     );
-    return { total, window };
+    return { total, holdsEveryTerm, window };
   }
 
   /**

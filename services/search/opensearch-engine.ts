@@ -26,6 +26,7 @@ export class OpenSearchEngine implements SearchEngine, IndexStore {
         body.hits.hits as unknown as RawHit[],
         body.hits.total as number | { value: number },
         queryTerms(query.q, query.synonyms ?? this.synonyms),
+        body.aggregations as Record<string, unknown> | undefined,
       ),
       filterMode: "exact",
     };

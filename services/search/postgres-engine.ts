@@ -36,6 +36,7 @@ interface Row {
   domains: Domain[];
   score: number;
   total?: number;
+  every_term?: boolean;
 }
 
 /**
@@ -92,8 +93,8 @@ const TERMS = `alternatives AS (
     FROM alternatives a CROSS JOIN totals t, unnest(a.lexemes) AS x(lexeme)
          JOIN search_lexemes l ON l.lexeme = x.lexeme AND l.df > 0),
   required AS (
-    SELECT CASE WHEN $3::boolean THEN 1
-                WHEN count(DISTINCT term) <= 2 THEN count(DISTINCT term)
+    SELECT count(DISTINCT term) AS terms, CASE WHEN $3::boolean THEN 1
+                WHEN count(DISTINCT term) <= 1 THEN count(DISTINCT term)
                 ELSE floor(count(DISTINCT term) * ${MINIMUM_SHOULD_MATCH_PERCENT} / 100.0) END AS n
     FROM alternatives)`;
 
@@ -145,13 +146,13 @@ const TERM_SCORES = `word_scores AS (
     FROM (SELECT * FROM word_scores UNION ALL SELECT * FROM phrase_scores) AS x
     GROUP BY provision_id, term),
   matches AS (
-    SELECT m.provision_id, m.score FROM (
+    SELECT m.provision_id, m.score, m.terms = r.terms AS every_term FROM (
       SELECT provision_id, sum(score) AS score, count(*) AS terms FROM term_scores GROUP BY provision_id
     ) AS m, required r
     WHERE m.terms >= r.n
     UNION ALL
     -- The provision whose number the query names ($4, services/search/citations.ts).
-    SELECT p.id, 0 FROM provisions p WHERE p.number_key = $4)`;
+    SELECT p.id, 0, false FROM provisions p WHERE p.number_key = $4)`;
 
 /**
  * Proximity, the second pass: each pair of consecutive query words (as typed) found close together
@@ -386,7 +387,12 @@ export class PostgresSearchEngine implements SearchEngine {
     if (generation === undefined || !memory.current(generation) || generation !== copy) return undefined;
     const hits = page.hits.length === 0 ? [] : rows;
     const marks = marked(terms);
-    return { total: page.total, filterMode: "exact", hits: hits.map((r) => toHit(r, marks)) };
+    return {
+      total: page.total,
+      holdsEveryTerm: page.holdsEveryTerm,
+      filterMode: "exact",
+      hits: hits.map((r) => toHit(r, marks)),
+    };
   }
 
   private async searchInSql(query: SearchQuery, terms: TermAlternative[][]): Promise<SearchResult> {
@@ -398,8 +404,10 @@ export class PostgresSearchEngine implements SearchEngine {
          SELECT c.*, row_number() OVER (ORDER BY c.first_pass DESC, c.public_id) AS n FROM (
            SELECT p.id, p.public_id, m.words, ${IN_FORCE_PREFERENCE} * ${REACH_PREFERENCE} AS preference,
                   CASE WHEN p.number_key = $4 THEN ${NUMBER_BONUS} ELSE 0 END AS bonus,
-                  count(*) OVER () AS total, ${FIRST_PASS} AS first_pass
-           FROM (SELECT provision_id, max(score) AS words FROM matches GROUP BY provision_id) AS m
+                  count(*) OVER () AS total, bool_or(m.every_term) OVER () AS every_term,
+                  ${FIRST_PASS} AS first_pass
+           FROM (SELECT provision_id, max(score) AS words, bool_or(every_term) AS every_term
+                 FROM matches GROUP BY provision_id) AS m
                 CROSS JOIN LATERAL (${PROVISION_OF("m.provision_id")}) AS p JOIN documents d ON d.id = p.document_id
            WHERE ${FILTERS}
            ORDER BY ${FIRST_PASS} DESC, p.public_id
@@ -407,7 +415,7 @@ export class PostgresSearchEngine implements SearchEngine {
        ),
        ${PAIRS},
        page AS (
-         SELECT r.id, r.total,
+         SELECT r.id, r.total, r.every_term,
                 (CASE WHEN r.n > ${RANKING.rescoreWindow} THEN r.words * r.preference + r.bonus
                  ELSE (r.words + ${RANKING.proximity}::float8 * coalesce((
                    SELECT sum(s.score) FROM pairs x CROSS JOIN LATERAL (${PAIR_SCORE}) AS s
@@ -418,7 +426,7 @@ export class PostgresSearchEngine implements SearchEngine {
          ORDER BY score DESC, p.public_id
          LIMIT $10::int OFFSET $11::int
        )
-       SELECT ${PAGE_COLUMNS}, page.total
+       SELECT ${PAGE_COLUMNS}, page.total, page.every_term
        FROM page JOIN provisions p ON p.id = page.id JOIN documents d ON d.id = p.document_id
        ORDER BY page.score DESC, p.public_id`,
       [
@@ -438,11 +446,15 @@ export class PostgresSearchEngine implements SearchEngine {
       { signal: query.signal },
     );
     // A page past the end still reports the total: the first page's.
-    const total =
-      rows[0]?.total ??
-      (query.offset > 0 ? (await this.searchInSql({ ...query, offset: 0, limit: 1 }, terms)).total : 0);
+    if (rows.length === 0 && query.offset > 0)
+      return { ...(await this.searchInSql({ ...query, offset: 0, limit: 1 }, terms)), hits: [] };
     const marks = marked(terms);
-    return { total, filterMode: "exact", hits: rows.map((r) => toHit(r, marks)) };
+    return {
+      total: rows[0]?.total ?? 0,
+      holdsEveryTerm: rows[0]?.every_term ?? false,
+      filterMode: "exact",
+      hits: rows.map((r) => toHit(r, marks)),
+    };
   }
 
   describe(): string {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { MAX_QUERY_TERMS, minimumShouldMatch, queryTerms, queryWords } from "./query-text.ts";
+import {
+  MAX_QUERY_TERMS,
+  MINIMUM_SHOULD_MATCH,
+  minimumShouldMatch,
+  queryTerms,
+  queryWords,
+} from "./query-text.ts";
 import { Synonyms } from "./synonyms.ts";
 
 describe("queryWords", () => {
@@ -18,8 +24,9 @@ describe("queryWords", () => {
 });
 
 describe("minimumShouldMatch", () => {
-  it("requires every word of one or two, half (rounded down) of more, like Elasticsearch's 2<50%", () => {
-    expect([1, 2, 3, 4, 5, 6, 9].map(minimumShouldMatch)).toEqual([1, 2, 1, 2, 2, 3, 4]);
+  it("requires the one word, one of two, half (rounded down) of more, like Elasticsearch's 1<50%", () => {
+    expect([1, 2, 3, 4, 5, 6, 9].map(minimumShouldMatch)).toEqual([1, 1, 1, 2, 2, 3, 4]);
+    expect(MINIMUM_SHOULD_MATCH).toBe("1<50%");
   });
 });
 

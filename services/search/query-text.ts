@@ -33,13 +33,16 @@ export function queryWords(q: string): string[] {
 }
 
 /**
- * How many of n meaningful words a provision must hold: all of one or two, half (rounded down) of
- * more. The same rule as Elasticsearch's "2<50%"; Postgres computes it from the same percentage.
+ * How many of n meaningful words a provision must hold: the one word, else half (rounded down).
+ * Of two words either suffices: the law often writes one of them only (« demande de démission »:
+ * L1237-1 says « démission », never « demande »), and BM25 adds both words' scores, so the
+ * provisions holding both usually lead; the engines say whether any holds both (holdsEveryTerm).
+ * The same rule as Elasticsearch's "1<50%"; Postgres computes it from the same percentage.
  */
 export const MINIMUM_SHOULD_MATCH_PERCENT = 50;
-export const MINIMUM_SHOULD_MATCH = `2<${MINIMUM_SHOULD_MATCH_PERCENT}%`;
+export const MINIMUM_SHOULD_MATCH = `1<${MINIMUM_SHOULD_MATCH_PERCENT}%`;
 export const minimumShouldMatch = (n: number) =>
-  n <= 2 ? n : Math.floor((n * MINIMUM_SHOULD_MATCH_PERCENT) / 100);
+  n <= 1 ? n : Math.floor((n * MINIMUM_SHOULD_MATCH_PERCENT) / 100);
 
 /**
  * At most this many distinct terms are searched, the first ones of the query: a 500-character

@@ -5,8 +5,8 @@ import { isStopWord } from "./words.ts";
 
 /**
  * Spelling: people type « licenciment », « démision », « harcelemnt ». Such a word matches no
- * provision, and since a query of one or two words requires every word, one slip empties the
- * results. The rule: a query word of at least MIN_LENGTH letters that no provision uses is read as
+ * provision: one slip empties a query of one word, and leaves a longer one to its other words.
+ * The rule: a query word of at least MIN_LENGTH letters that no provision uses is read as
  * the word, one keystroke away (a letter left out, added, replaced, or two letters swapped), that
  * the most provisions use. A word some provision uses is never changed, so nothing that could be
  * found is lost; the response says what was read (`spelling`). Pure apart from the word counts it

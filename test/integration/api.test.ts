@@ -113,6 +113,24 @@ describe.each(API_SETUPS)("API v1 on $name", ({ kind, redis }) => {
       expect(nowhere.body.partial_match).toBeUndefined();
     });
 
+    it("finds, for two words, the provisions holding either, those holding both first, not partial", async () => {
+      const search = (q: string) =>
+        call(api, `/api/v1/search?q=${encodeURIComponent(q)}&limit=10`, { key: api.keys.reader });
+      const r = await search("période d'essai");
+      expect(r.status).toBe(200);
+      expect(r.body.partial_match).toBeUndefined();
+      // L1221-19 holds both words; the excerpt's annex on pay gaps, « période » alone: found too
+      // (the law often writes one of two words only: « demande de démission », L1237-1).
+      expect(r.body.data[0].id).toBe("code-du-travail/L1221-19");
+      expect(r.body.data[0].snippet).toMatch(/<mark>période<\/mark> d'<mark>essai<\/mark>/i);
+      const holding = async (q: string) =>
+        (await search(q)).body.data.map((h: { id: string }) => h.id).sort();
+      const either = [...new Set([...(await holding("période")), ...(await holding("essai"))])].sort();
+      expect(either.length).toBeGreaterThan((await holding("essai")).length);
+      expect(r.body.data.map((h: { id: string }) => h.id).sort()).toEqual(either);
+      expect(r.body.pagination.total).toBe(either.length);
+    });
+
     it("filters by domains exactly, written comma-separated or repeated", async () => {
       for (const query of ["domains=labour,tax", "domains=labour&domains=tax"]) {
         const r = await call(api, `/api/v1/search?q=article&${query}`, { key: api.keys.reader });

@@ -359,12 +359,14 @@ describe.each(ENGINE_KINDS)("search contract: %s", (kind) => {
   });
 
   it("reads an everyday name as the law's words too, and a query of the law's words as written", async () => {
-    // No provision says « fiche de paie »: both words are required, and only the full form holds both.
+    // No provision says « fiche de paie »: only the full form holds both words, and leads the one
+    // holding « fiche » alone.
     const everyday = await engine.search(query("fiche de paie", { document: "loi-paie" }));
-    expect(everyday.hits.map((h) => h.publicId)).toEqual(["loi-paie/1"]);
+    expect(everyday.hits[0]?.publicId).toBe("loi-paie/1");
+    expect(everyday.holdsEveryTerm).toBe(true);
     expect(everyday.hits[0]?.snippet).toContain("<mark>bulletin</mark> de <mark>paie</mark>");
     // « paie » then « fiche » is no everyday name: nothing holds both words.
-    expect((await engine.search(query("paie fiche", { document: "loi-paie" }))).total).toBe(0);
+    expect((await engine.search(query("paie fiche", { document: "loi-paie" }))).holdsEveryTerm).toBe(false);
     expect((await engine.search(query("bulletin de paie", { document: "loi-paie" }))).hits[0]?.publicId).toBe(
       "loi-paie/1",
     );
@@ -445,10 +447,23 @@ describe.each(ENGINE_KINDS)("search contract: %s", (kind) => {
     expect(result).toMatchObject({ hits: [], total: 0 });
   });
 
-  it("with match any, finds the provisions holding one word of two when none holds both", async () => {
-    // What search falls back to when nothing holds every word (partial_match, services/corpus/search.ts).
-    expect(await engine.search(query("redevance zzzyxw"))).toMatchObject({ hits: [], total: 0 });
-    const any = await engine.search(query("redevance zzzyxw", { match: "any" }));
+  it("finds, for two words, the provisions holding either, and says whether any holds both", async () => {
+    // « redevance » is in loi-datee/2 (in force), « impositions » in loi-datee/0; none holds both.
+    const apart = await engine.search(query("redevance impositions"));
+    expect(apart.hits.map((h) => h.publicId).sort()).toEqual(["loi-datee/0", "loi-datee/2"]);
+    expect(apart).toMatchObject({ total: 2, holdsEveryTerm: false });
+    const together = await engine.search(query("redevance actuelle"));
+    expect(together.hits[0]?.publicId).toBe("loi-datee/2");
+    expect(together.holdsEveryTerm).toBe(true);
+    // A word no provision holds: the other's provisions, none holding both.
+    expect(await engine.search(query("redevance zzzyxw"))).toMatchObject({ total: 1, holdsEveryTerm: false });
+  });
+
+  it("with match any, finds the provisions holding one word of many when none holds enough", async () => {
+    // What search falls back to when nothing holds enough words (partial_match, services/corpus/search.ts).
+    const q = "redevance zzzyxw qqqxwv wwwzyx";
+    expect(await engine.search(query(q))).toMatchObject({ hits: [], total: 0 });
+    const any = await engine.search(query(q, { match: "any" }));
     expect(any.hits.map((h) => h.publicId)).toEqual(["loi-datee/2"]);
     expect(any.total).toBe(1);
     expect(any.hits[0]?.snippet).toMatch(/<mark>redevance<\/mark>/);
