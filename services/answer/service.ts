@@ -91,7 +91,8 @@ export function ensurePlanAllowsAnswers(plan: PlanRow): void {
 }
 
 /**
- * Precise matches first (every word), then the best partial ones (any word), without repeats. As
+ * Precise matches first (search's own rule: either of two words, half of more), then the best
+ * partial ones (any word), without repeats. As
  * search does (services/corpus/search.ts), a question naming one collective agreement (« … dans la
  * convention collective Syntec ? ») is answered from that agreement, on the rest of the question.
  */

@@ -38,9 +38,9 @@ export type CorpusSearchOutcome = SearchOutcome & {
   namedDocument?: NamedDocument;
   spelling?: Spelling;
   /**
-   * No provision held enough of the query's words (every word of one or two, half of more): the
-   * provisions shown hold some of them, best first. A query of two words finds the provisions
-   * holding either (query-text.ts's minimumShouldMatch), and is partial when none holds both.
+   * No provision holds every word of a query of two (which finds the provisions holding either,
+   * query-text.ts's minimumShouldMatch), or enough of a longer one (half; those shown come from a
+   * second search, any word): the provisions shown hold some of the words, best first.
    */
   partial?: true;
 };

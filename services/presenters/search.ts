@@ -80,7 +80,7 @@ export const searchResponseSchema = z
     }),
     partial_match: z.literal(true).optional().meta({
       description:
-        "Present when no provision holds enough of q's words (every word of a query of one or two, half of a longer one): the results hold some of its words, best first, instead of none. A query of two words always finds the provisions holding either, those holding both usually first; partial_match then says none holds both.",
+        "Present when no provision holds both words of a query of two, or half the words of a longer one: the results hold some of its words, best first, instead of none. (A query of two words always finds the provisions holding either, those holding both usually first, unless one of them is the article number it names.)",
     }),
     meta: metaSchema,
   })

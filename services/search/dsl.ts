@@ -1,7 +1,7 @@
 import { articleNumberKey } from "./citations.ts";
 import { OUT_OF_FORCE_WEIGHT, type SearchHit, type SearchQuery, type SearchResult } from "./engine.ts";
 import type { ProvisionIndexDocument } from "./index-document.ts";
-import { MINIMUM_SHOULD_MATCH, queryTerms } from "./query-text.ts";
+import { minimumShouldMatch, queryTerms } from "./query-text.ts";
 import { AGREEMENT_KIND, NUMBER_BONUS, PAIR_SLOP, RANKING } from "./ranking.ts";
 import { buildSnippet } from "./snippets.ts";
 import type { Synonyms } from "./synonyms.ts";
@@ -160,7 +160,8 @@ const wordClauses = (word: string): object[] => [
 /**
  * One term of the query: the word, or any of its synonyms (phrases kept whole, scored as their
  * best word, as on Postgres). A word the analyser drops entirely (a stop word) matches everything
- * rather than nothing, so it neither blocks nor raises the minimum-should-match.
+ * rather than nothing, so it never blocks a match; it counts towards the minimum-should-match
+ * (words.ts's stop list leaves out the words both engines drop, so this is rare: « jusqu'à »).
  */
 function termClause(alternatives: string[]): object {
   const clauses = alternatives.map((alternative) =>
@@ -280,7 +281,8 @@ export function searchBody(query: SearchQuery, synonyms: Synonyms) {
             : {
                 bool: {
                   should: terms.map(termClause),
-                  minimum_should_match: query.match === "any" ? "1" : MINIMUM_SHOULD_MATCH,
+                  minimum_should_match:
+                    query.match === "any" ? 1 : minimumShouldMatch(terms.length, number !== null),
                 },
               },
         ],
@@ -290,9 +292,24 @@ export function searchBody(query: SearchQuery, synonyms: Synonyms) {
     }),
     // Rescored, so sorted by score alone (the engines refuse another sort with rescore).
     rescore,
-    // Of two terms one suffices to match (MINIMUM_SHOULD_MATCH): whether any match holds both.
+    // Of two terms one may suffice to match (minimumShouldMatch): whether any match holds both, the
+    // provision the query names by number counting as holding them.
     ...(terms.length === 2 && query.match !== "any"
-      ? { aggs: { [EVERY_TERM]: { filter: { bool: { filter: terms.map(termClause) } } } } }
+      ? {
+          aggs: {
+            [EVERY_TERM]: {
+              filter: {
+                bool: {
+                  should: [
+                    { bool: { filter: terms.map(termClause) } },
+                    ...(number ? [{ term: { number_key: number } }] : []),
+                  ],
+                  minimum_should_match: 1,
+                },
+              },
+            },
+          },
+        }
       : {}),
   };
 }

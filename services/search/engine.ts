@@ -32,8 +32,9 @@ export interface SearchQuery {
   /** YYYY-MM-DD, the day "in force" refers to. */
   asOf: string;
   /**
-   * `all` (default): every word must match, as a person searching expects. `any`: any word may
-   * match, best matches first: what answering a question written in full needs.
+   * `all` (default): the words a person expects to match (query-text.ts's minimumShouldMatch: the
+   * one word, either of two, half of more). `any`: any word may match, best matches first: what
+   * answering a question written in full needs.
    */
   match?: "all" | "any";
   /** Aborts when the client that asked has left: a server Postgres search is then cancelled. */

@@ -132,6 +132,18 @@ describe("MemoryIndex", () => {
     });
   });
 
+  it("requires both of two terms when one is the number the query names, which holds every term", () => {
+    const builder = new MemoryIndexBuilder();
+    const word = provision("'abandon':1C");
+    const named = provision("'autr':1C", { numberKey: "L1237-19" });
+    for (const p of [word, named]) builder.add(p);
+    const index = builder.finish("1", NO_PRIORS);
+    // « abandon L1237-19 »: the number's words ('l1237', '-19') are in no text.
+    const page = index.search(query([["abandon"], ["l1237 -19"]], { numberKey: "L1237-19" }));
+    expect(page.hits.map((h) => h.id)).toEqual([named.id]);
+    expect(page).toMatchObject({ total: 1, holdsEveryTerm: true });
+  });
+
   it("scores a phrase alternative only where its words stand in order, as its rarest word", () => {
     const builder = new MemoryIndexBuilder();
     const phrase = provision("'contrat':1C 'travail':3C");

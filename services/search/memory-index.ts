@@ -1,7 +1,7 @@
 import { DOMAINS } from "../core/domains.ts";
 import type { IndexedProvision } from "../store/search-snapshot.ts";
 import { OUT_OF_FORCE_WEIGHT } from "./engine.ts";
-import { MINIMUM_SHOULD_MATCH_PERCENT } from "./query-text.ts";
+import { minimumShouldMatch } from "./query-text.ts";
 import { AGREEMENT_KIND, NUMBER_BONUS, PAIR_SLOP, RANKING, type Ranking, reachWeight } from "./ranking.ts";
 import { parseTsvector, positionOf, type TsvectorEntry, WEIGHT, weightOf } from "./tsvector.ts";
 
@@ -373,11 +373,7 @@ export class MemoryIndex {
   search(query: AnalysedQuery): MemoryPage {
     const alternatives = query.alternatives.filter((a) => a.vector.length > 0);
     const terms = [...new Set(alternatives.map((a) => a.term))].sort((x, y) => x - y);
-    const required = query.matchAny
-      ? 1
-      : terms.length <= 1
-        ? terms.length
-        : Math.floor((terms.length * MINIMUM_SHOULD_MATCH_PERCENT) / 100.0);
+    const required = query.matchAny ? 1 : minimumShouldMatch(terms.length, query.numberKey !== null);
     const touched: number[] = [];
     try {
       for (const term of terms)
@@ -601,9 +597,11 @@ export class MemoryIndex {
     // Named by its number: a candidate whatever its words (score 0 if they do not match).
     const named = query.numberKey === null ? [] : (this.byNumberKey.get(query.numberKey) ?? []);
     for (const doc of named) {
-      if (matched(doc)) continue;
       const preference = preferenceOf(doc);
       if (preference === 0) continue;
+      // What the query asks for: as holding every term (postgres-engine.ts's `matches`).
+      holdsEveryTerm = true;
+      if (matched(doc)) continue;
       total += 1;
       best.offer(doc, bonusOf(doc));
     }

@@ -94,7 +94,8 @@ const TERMS = `alternatives AS (
          JOIN search_lexemes l ON l.lexeme = x.lexeme AND l.df > 0),
   required AS (
     SELECT count(DISTINCT term) AS terms, CASE WHEN $3::boolean THEN 1
-                WHEN count(DISTINCT term) <= 1 THEN count(DISTINCT term)
+                WHEN count(DISTINCT term) <= 1 OR (count(DISTINCT term) = 2 AND $4::text IS NOT NULL)
+                  THEN count(DISTINCT term)
                 ELSE floor(count(DISTINCT term) * ${MINIMUM_SHOULD_MATCH_PERCENT} / 100.0) END AS n
     FROM alternatives)`;
 
@@ -151,8 +152,9 @@ const TERM_SCORES = `word_scores AS (
     ) AS m, required r
     WHERE m.terms >= r.n
     UNION ALL
-    -- The provision whose number the query names ($4, services/search/citations.ts).
-    SELECT p.id, 0, false FROM provisions p WHERE p.number_key = $4)`;
+    -- The provision whose number the query names ($4, services/search/citations.ts): what the
+    -- query asks for, so it counts as holding every term.
+    SELECT p.id, 0, true FROM provisions p WHERE p.number_key = $4)`;
 
 /**
  * Proximity, the second pass: each pair of consecutive query words (as typed) found close together

@@ -1,11 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  MAX_QUERY_TERMS,
-  MINIMUM_SHOULD_MATCH,
-  minimumShouldMatch,
-  queryTerms,
-  queryWords,
-} from "./query-text.ts";
+import { MAX_QUERY_TERMS, minimumShouldMatch, queryTerms, queryWords } from "./query-text.ts";
 import { Synonyms } from "./synonyms.ts";
 
 describe("queryWords", () => {
@@ -25,8 +19,11 @@ describe("queryWords", () => {
 
 describe("minimumShouldMatch", () => {
   it("requires the one word, one of two, half (rounded down) of more, like Elasticsearch's 1<50%", () => {
-    expect([1, 2, 3, 4, 5, 6, 9].map(minimumShouldMatch)).toEqual([1, 1, 1, 2, 2, 3, 4]);
-    expect(MINIMUM_SHOULD_MATCH).toBe("1<50%");
+    expect([1, 2, 3, 4, 5, 6, 9].map((n) => minimumShouldMatch(n))).toEqual([1, 1, 1, 2, 2, 3, 4]);
+  });
+
+  it("requires both of two when one is the article number the query names", () => {
+    expect([1, 2, 3, 4].map((n) => minimumShouldMatch(n, true))).toEqual([1, 2, 1, 2]);
   });
 });
 

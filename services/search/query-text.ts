@@ -37,12 +37,13 @@ export function queryWords(q: string): string[] {
  * Of two words either suffices: the law often writes one of them only (« demande de démission »:
  * L1237-1 says « démission », never « demande »), and BM25 adds both words' scores, so the
  * provisions holding both usually lead; the engines say whether any holds both (holdsEveryTerm).
- * The same rule as Elasticsearch's "1<50%"; Postgres computes it from the same percentage.
+ * Unless one of the two is the article number the query names (« article L1237-19 »,
+ * « licenciement L1232-1 »): the query asks for that article, and both are required. Every engine
+ * takes the number from this function (Elasticsearch's "1<50%" otherwise).
  */
 export const MINIMUM_SHOULD_MATCH_PERCENT = 50;
-export const MINIMUM_SHOULD_MATCH = `1<${MINIMUM_SHOULD_MATCH_PERCENT}%`;
-export const minimumShouldMatch = (n: number) =>
-  n <= 1 ? n : Math.floor((n * MINIMUM_SHOULD_MATCH_PERCENT) / 100);
+export const minimumShouldMatch = (n: number, namesArticle = false) =>
+  n <= 1 || (n === 2 && namesArticle) ? n : Math.floor((n * MINIMUM_SHOULD_MATCH_PERCENT) / 100);
 
 /**
  * At most this many distinct terms are searched, the first ones of the query: a 500-character

@@ -115,7 +115,7 @@ describe.each(API_SETUPS)("API v1 on $name", ({ kind, redis }) => {
 
     it("finds, for two words, the provisions holding either, those holding both first, not partial", async () => {
       const search = (q: string) =>
-        call(api, `/api/v1/search?q=${encodeURIComponent(q)}&limit=10`, { key: api.keys.reader });
+        call(api, `/api/v1/search?q=${encodeURIComponent(q)}&limit=50`, { key: api.keys.reader });
       const r = await search("période d'essai");
       expect(r.status).toBe(200);
       expect(r.body.partial_match).toBeUndefined();

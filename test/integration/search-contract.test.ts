@@ -346,6 +346,14 @@ describe.each(ENGINE_KINDS)("search contract: %s", (kind) => {
       expect((await engine.search(query(q))).hits[0]?.publicId, q).toBe("code-du-travail/L1237-1-1");
   });
 
+  it("answers an article number and one word with that article alone, holding every term", async () => {
+    // « abandon » is in L1237-1-1; the query asks for L1237-19: both terms are required, as the
+    // article named counts as holding them.
+    const named = await engine.search(query("abandon L1237-19"));
+    expect(named.hits.map((h) => h.publicId)).toEqual(["code-du-travail/L1237-19"]);
+    expect(named).toMatchObject({ total: 1, holdsEveryTerm: true });
+  });
+
   it("expands abbreviations with the synonyms file, phrases matched word after word", async () => {
     // No provision says "CDI"; L1221-19 says "contrat de travail à durée indéterminée".
     const cdi = await engine.search(query("CDI"));
@@ -354,7 +362,7 @@ describe.each(ENGINE_KINDS)("search contract: %s", (kind) => {
     expect((await engine.search(query("CDD"))).hits.map((h) => h.publicId)).not.toContain(
       "code-du-travail/L1221-19",
     );
-    // The group counts as one word: "CDI" and "essai" are both required of a two-word query.
+    // The group counts as one word: the provision holding "CDI" (its full form) and "essai" leads.
     expect((await engine.search(query("CDI essai"))).hits[0]?.publicId).toBe("code-du-travail/L1221-19");
   });
 
