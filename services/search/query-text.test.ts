@@ -12,6 +12,12 @@ describe("queryWords", () => {
       "contrat",
       "apprentissage",
     ]);
+    expect(queryWords("maintenue jusqu’à l'âge, lorsqu'il part, puisqu'elle quoiqu'on")).toEqual([
+      "maintenue",
+      "à",
+      "âge",
+      "part",
+    ]);
     expect(queryWords("L1237-1-1")).toEqual(["L1237-1-1"]);
     expect(queryWords("-exclu")).toEqual(["exclu"]);
   });

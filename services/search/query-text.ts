@@ -17,14 +17,19 @@ const QUESTION_WORDS = new Set(
   ).split(" "),
 );
 
-/** The words of a query that should match, in order, elisions ("l'", "d'") removed. */
+/**
+ * The words of a query that should match, in order, elisions removed: the articles Lucene's elision
+ * filter strips on the index engines (« l' », « d' », « qu' », and « jusqu' », « lorsqu' »,
+ * « puisqu' », « quoiqu' »). Postgres's parser keeps « jusqu » as a word of its own; read as a
+ * term there, it would count towards the words a provision must hold on Postgres only.
+ */
 export function queryWords(q: string): string[] {
   return q
     .split(/[^\p{L}\p{N}'’-]+/u)
     .map((w) =>
       w
         .replace(/^[-'’]+/, "")
-        .replace(/^(?:[ldjmnstc]|qu)['’]/i, "")
+        .replace(/^(?:[ldjmnstc]|qu|jusqu|lorsqu|puisqu|quoiqu)['’]/i, "")
         .replace(/['’-]+$/, "")
         // Inversions: "peut-il", "doit-on", "a-t-elle" ask; the verb alone is what may match.
         .replace(/-(?:t-)?(?:il|elle|on|ils|elles|je|nous|vous)$/i, ""),

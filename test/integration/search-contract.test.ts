@@ -467,6 +467,14 @@ describe.each(ENGINE_KINDS)("search contract: %s", (kind) => {
     expect(await engine.search(query("redevance zzzyxw"))).toMatchObject({ total: 1, holdsEveryTerm: false });
   });
 
+  it("reads « jusqu' » and « lorsqu' » as elisions, as Lucene's elision filter does: no word to hold", async () => {
+    // Two words then, either suffices; were « jusqu » and « lorsqu » words, two of four would be
+    // required, and only the index engines (whose analyser drops them) would find anything.
+    const result = await engine.search(query("redevance impositions jusqu'à lorsqu'il"));
+    expect(result.hits.map((h) => h.publicId).sort()).toEqual(["loi-datee/0", "loi-datee/2"]);
+    expect(result).toMatchObject({ total: 2, holdsEveryTerm: false });
+  });
+
   it("with match any, finds the provisions holding one word of many when none holds enough", async () => {
     // What search falls back to when nothing holds enough words (partial_match, services/corpus/search.ts).
     const q = "redevance zzzyxw qqqxwv wwwzyx";
