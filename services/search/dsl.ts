@@ -161,7 +161,8 @@ const wordClauses = (word: string): object[] => [
  * One term of the query: the word, or any of its synonyms (phrases kept whole, scored as their
  * best word, as on Postgres). A word the analyser drops entirely (a stop word) matches everything
  * rather than nothing, so it never blocks a match; it counts towards the minimum-should-match
- * (words.ts's stop list leaves out the words both engines drop, so this is rare: « jusqu'à »).
+ * (a safeguard: words.ts's stop list holds the words both engines drop, and query-text.ts removes
+ * the elisions this analyser strips, « jusqu' » among them, so no query word should be one).
  */
 function termClause(alternatives: string[]): object {
   const clauses = alternatives.map((alternative) =>
