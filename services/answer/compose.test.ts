@@ -42,6 +42,8 @@ describe("keyTerms", () => {
     // A word and its plural are one term (« congés payés », « congé payé »).
     expect(keyTerms("Qui a droit aux congés payés ?")).toEqual(keyTerms("droit congé payé"));
     expect(keyTerms("les travaux, les lois")).toEqual(["travau", "loi"]);
+    // Elided conjunctions are no words a source must state, as search reads them (query-text.ts).
+    expect(keyTerms("Jusqu’à quand, puisqu'il part, quoiqu'on dise ?")).toEqual(keyTerms("quand part dise"));
   });
 
   it("leaves out an abbreviation the question defines in parentheses after its words", () => {

@@ -162,7 +162,8 @@ const wordClauses = (word: string): object[] => [
  * best word, as on Postgres). A word the analyser drops entirely (a stop word) matches everything
  * rather than nothing, so it never blocks a match; it counts towards the minimum-should-match
  * (a safeguard: words.ts's stop list holds the words both engines drop, and query-text.ts removes
- * the elisions this analyser strips, « jusqu' » among them, so no query word should be one).
+ * the elisions this analyser strips, « jusqu' » among them, and hyphenated words made of stop
+ * words only, « lui-même »; a word of another script the tokenizer drops would still be one).
  */
 function termClause(alternatives: string[]): object {
   const clauses = alternatives.map((alternative) =>

@@ -45,4 +45,9 @@ describe("queryTerms", () => {
     expect(terms[0]).toEqual(["mot0"]);
     expect(queryTerms(`${"travail ".repeat(60)}`, Synonyms.none)).toEqual([["travail"]]);
   });
+
+  it("reads a hyphenated word of stop words only as a stop word, as the index engines' tokenizer splits it", () => {
+    expect(queryTerms("le salarié lui-même, elle-même", Synonyms.none)).toEqual([["salarié"]]);
+    expect(queryTerms("chèque-vacances", Synonyms.none)).toEqual([["chèque-vacances"]]);
+  });
 });

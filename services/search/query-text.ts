@@ -114,7 +114,10 @@ export function searchedWords(q: string, synonyms?: Synonyms): string[] {
   const words: string[] = [];
   for (const word of queryWords(q)) {
     const key = foldAccents(word).toLowerCase();
-    const stop = isStopWord(key) && (synonyms?.alternatives(word, capitals).length ?? 1) === 1;
+    // A hyphenated word of stop words only (« lui-même »): the index engines split it, then drop
+    // both parts; Postgres would keep it whole ('lui-mêm'), and require it.
+    const stopWords = isStopWord(key) || (key.includes("-") && key.split("-").every(isStopWord));
+    const stop = stopWords && (synonyms?.alternatives(word, capitals).length ?? 1) === 1;
     if (stop || seen.has(key)) continue;
     seen.add(key);
     words.push(word);

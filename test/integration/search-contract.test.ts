@@ -467,10 +467,11 @@ describe.each(ENGINE_KINDS)("search contract: %s", (kind) => {
     expect(await engine.search(query("redevance zzzyxw"))).toMatchObject({ total: 1, holdsEveryTerm: false });
   });
 
-  it("reads « jusqu' » and « lorsqu' » as elisions, as Lucene's elision filter does: no word to hold", async () => {
-    // Two words then, either suffices; were « jusqu » and « lorsqu » words, two of four would be
-    // required, and only the index engines (whose analyser drops them) would find anything.
-    const result = await engine.search(query("redevance impositions jusqu'à lorsqu'il"));
+  it("reads « jusqu' », « lorsqu' » as elisions and « lui-même » as stop words, as Lucene does: no word to hold", async () => {
+    // Two words then, either suffices. Were « jusqu » and « lorsqu » words, two of four would be
+    // required: Postgres, where no provision holds them, found nothing; the index engines, whose
+    // analyser drops them (a clause matching everything), found every provision.
+    const result = await engine.search(query("redevance impositions jusqu'à lorsqu'il lui-même"));
     expect(result.hits.map((h) => h.publicId).sort()).toEqual(["loi-datee/0", "loi-datee/2"]);
     expect(result).toMatchObject({ total: 2, holdsEveryTerm: false });
   });
