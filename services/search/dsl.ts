@@ -5,6 +5,7 @@ import { minimumShouldMatch, queryTerms } from "./query-text.ts";
 import { AGREEMENT_KIND, NUMBER_BONUS, PAIR_SLOP, RANKING } from "./ranking.ts";
 import { buildSnippet } from "./snippets.ts";
 import type { Synonyms } from "./synonyms.ts";
+import { ELIDED } from "./words.ts";
 
 /**
  * The request bodies Elasticsearch and OpenSearch share: index settings and mapping, the search
@@ -30,7 +31,7 @@ export function indexBody(layout: IndexLayout) {
           french_elision: {
             type: "elision",
             articles_case: true,
-            articles: ["l", "m", "t", "qu", "n", "s", "j", "d", "c", "jusqu", "quoiqu", "lorsqu", "puisqu"],
+            articles: ELIDED,
           },
           french_stop: { type: "stop", stopwords: "_french_" },
           // Snowball's French stemmer after accents are folded: what Postgres's french_unaccent does,

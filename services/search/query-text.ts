@@ -1,6 +1,6 @@
 import { foldAccents } from "../core/public-ids.ts";
 import { capitalsTell, type Synonyms } from "./synonyms.ts";
-import { isStopWord } from "./words.ts";
+import { ELIDED, isStopWord } from "./words.ts";
 
 /**
  * What a free-text query asks for, engine-agnostic. People type questions ("Quelle est la durée
@@ -17,6 +17,8 @@ const QUESTION_WORDS = new Set(
   ).split(" "),
 );
 
+const ELISION = new RegExp(`^(?:${ELIDED.join("|")})['’]`, "i");
+
 /**
  * The words of a query that should match, in order, elisions removed: the articles Lucene's elision
  * filter strips on the index engines (« l' », « d' », « qu' », and « jusqu' », « lorsqu' »,
@@ -29,7 +31,7 @@ export function queryWords(q: string): string[] {
     .map((w) =>
       w
         .replace(/^[-'’]+/, "")
-        .replace(/^(?:[ldjmnstc]|qu|jusqu|lorsqu|puisqu|quoiqu)['’]/i, "")
+        .replace(ELISION, "")
         .replace(/['’-]+$/, "")
         // Inversions: "peut-il", "doit-on", "a-t-elle" ask; the verb alone is what may match.
         .replace(/-(?:t-)?(?:il|elle|on|ils|elles|je|nous|vous)$/i, ""),

@@ -26,6 +26,12 @@ const STOP_WORDS = new Set(
     .map((w) => foldAccents(w)),
 );
 
+/**
+ * The elided words Lucene's elision filter strips on the index engines (dsl.ts), and the query
+ * reader on every engine (query-text.ts): « l'employeur », « jusqu'à », « lorsqu'il ».
+ */
+export const ELIDED = ["l", "m", "t", "qu", "n", "s", "j", "d", "c", "jusqu", "quoiqu", "lorsqu", "puisqu"];
+
 /** A stop word (lower case, accents folded): never a term, never marked in a snippet. */
 export const isStopWord = (folded: string) => STOP_WORDS.has(folded);
 
