@@ -123,6 +123,46 @@ groups:
     ]);
   });
 
+  it("reads a verb as the act the law names by a noun, where stemming keeps them apart (acts)", () => {
+    const acts = Synonyms.parse(
+      `version: 1
+groups:
+  - [contrat à durée déterminée, CDD]
+acts:
+  - [démission, démissionner]
+  - [rupture, rompre, rompu]
+`,
+      "synonyms.yaml",
+    );
+    // Any form the stemmer joins to a listed one: the verb's forms, then the noun.
+    expect(acts.alternatives("démissionner")).toEqual(["démissionner", "démission"]);
+    expect(acts.alternatives("Démissionné")).toEqual(["Démissionné", "démission"]);
+    expect(acts.alternatives("rompre")).toEqual(["rompre", "rupture", "rompu"]);
+    expect(acts.alternatives("rompue")).toEqual(["rompue", "rupture", "rompre"]);
+    // The noun is the law's own word: searched as written.
+    expect(acts.alternatives("rupture")).toEqual(["rupture"]);
+    expect(acts.alternatives("démission")).toEqual(["démission"]);
+    expect(queryTerms("Peut-on rompre un CDD ?", acts)).toEqual([
+      ["rompre", "rupture", "rompu"],
+      ["CDD", "contrat à durée déterminée"],
+    ]);
+  });
+
+  it("names the file and the entry when an act is wrong", () => {
+    const wrong = (acts: string) => () =>
+      Synonyms.parse(`version: 1\ngroups:\n  - [CDD, contrat court]\nacts:\n${acts}`, "synonyms.yaml");
+    expect(wrong("  - [rupture]\n")).toThrow(/synonyms.yaml: acts.0: an act needs its noun/);
+    expect(wrong("  - [rupture, rompre le contrat]\n")).toThrow(
+      /acts.0.1: an act's noun and verb forms are single words/,
+    );
+    // « ruptures » is the noun as stemming reads it: nothing to join.
+    expect(wrong("  - [rupture, ruptures]\n")).toThrow(/acts.0: "ruptures" is the noun "rupture"/);
+    expect(wrong("  - [rupture, rompre]\n  - [cassure, rompre]\n")).toThrow(
+      /acts.1: "rompre" reads as a verb form of act 0/,
+    );
+    expect(wrong("  - [abréviation, CDD]\n")).toThrow(/acts.0: "CDD" is in group 0/);
+  });
+
   it("loads the repository's file", () => {
     const bundled = Synonyms.bundled();
     expect(bundled.groups.length).toBeGreaterThan(20);
@@ -132,6 +172,10 @@ groups:
       "comité d'hygiène, de sécurité et des conditions de travail",
     );
     expect(bundled.alternatives("prépare")).toEqual(["prépare"]);
+    // Acts: every entry's verb forms read as its noun, stemming keeping them apart.
+    expect(bundled.acts.length).toBeGreaterThan(20);
+    expect(bundled.alternatives("démissionner")).toContain("démission");
+    expect(bundled.alternatives("rupture")).toEqual(["rupture"]);
     // Everyday names, read as the codes' words.
     expect(bundled.canonical("Le chômage technique est-il payé ?")).toBe(
       "Le activité partielle est-il payé ?",

@@ -23,6 +23,18 @@ const fileSchema = z
   .object({
     version: z.literal(1),
     groups: z.array(z.array(z.string().trim().min(1)).min(2, "a group needs at least two members")),
+    acts: z
+      .array(
+        z
+          .array(
+            z
+              .string()
+              .trim()
+              .regex(/^\p{L}+$/u, "an act's noun and verb forms are single words"),
+          )
+          .min(2, "an act needs its noun and at least one form of its verb"),
+      )
+      .default([]),
   })
   .strict();
 
@@ -84,11 +96,20 @@ export class Synonyms {
   /** The file's everyday names, the longest first. */
   private readonly everyday: EverydayName[] = [];
 
+  /** The file's acts (noun first, then verb forms) by the key (wordKey) of each verb form. */
+  private readonly actsByVerb = new Map<string, string[]>();
+
   private constructor(
     readonly groups: string[][],
     readonly file: string,
     abbreviations: AbbreviationReading[] = [],
+    readonly acts: string[][] = [],
   ) {
+    for (const act of acts)
+      for (const form of act.slice(1)) {
+        const stem = wordKey(form);
+        if (stem !== null) this.actsByVerb.set(stem, act);
+      }
     for (const group of groups)
       for (const member of group) if (!member.includes(" ")) this.byWord.set(key(member), group);
     for (const [full, ...others] of groups) {
@@ -108,7 +129,7 @@ export class Synonyms {
 
   /** These synonyms and the abbreviations the guides define, for words the file has no group for. */
   withAbbreviations(abbreviations: AbbreviationReading[]): Synonyms {
-    return new Synonyms(this.groups, this.file, abbreviations);
+    return new Synonyms(this.groups, this.file, abbreviations, this.acts);
   }
 
   /** How many of the guides' abbreviations may be read (those the file does not already name). */
@@ -132,7 +153,7 @@ export class Synonyms {
   static readonly none = new Synonyms([], "(none)");
 
   static parse(source: string, file: string): Synonyms {
-    const { groups } = parseRulesFile(source, file, fileSchema);
+    const { groups, acts } = parseRulesFile(source, file, fileSchema);
     const seen = new Map<string, number>();
     for (const [i, group] of groups.entries())
       for (const member of group) {
@@ -145,7 +166,28 @@ export class Synonyms {
           );
         seen.set(key(member), i);
       }
-    return new Synonyms(groups, file);
+    const verbs = new Map<string, number>();
+    for (const [i, [noun, ...forms]] of acts.entries())
+      for (const form of forms) {
+        const stem = wordKey(form);
+        if (stem === null || stem === wordKey(noun!))
+          throw new InputError(
+            file,
+            `acts.${i}`,
+            `"${form}" is ${stem === null ? "a stop word" : `the noun "${noun}" as stemming reads it`}: list verb forms stemming keeps apart`,
+          );
+        const earlier = verbs.get(stem);
+        if (earlier !== undefined && earlier !== i)
+          throw new InputError(file, `acts.${i}`, `"${form}" reads as a verb form of act ${earlier} already`);
+        if (seen.has(key(form)))
+          throw new InputError(
+            file,
+            `acts.${i}`,
+            `"${form}" is in group ${seen.get(key(form))}: a word has one reading`,
+          );
+        verbs.set(stem, i);
+      }
+    return new Synonyms(groups, file, [], acts);
   }
 
   static load(file: string): Synonyms {
@@ -171,8 +213,21 @@ export class Synonyms {
    */
   alternatives(word: string, capitals = true): string[] {
     const group = this.groupOf(word, capitals);
-    if (!group) return [word];
-    return [word, ...group.filter((member) => key(member) !== key(word))];
+    if (group) return [word, ...group.filter((member) => key(member) !== key(word))];
+    const act = this.actOf(word);
+    if (act) return [word, ...act.filter((form) => wordKey(form) !== wordKey(word))];
+    return [word];
+  }
+
+  /**
+   * The act a verb form names (the file's `acts`: « démissionner », « rompre », « rompu »), noun
+   * first, then the verb's forms, found by stem so that any inflection the stemmer joins to a listed
+   * form counts (« démissionne », « démissionné »). The noun itself names no act here: a query
+   * writing the law's own word is searched as written.
+   */
+  private actOf(word: string): string[] | undefined {
+    const stem = wordKey(word);
+    return stem === null ? undefined : this.actsByVerb.get(stem);
   }
 
   /**

@@ -82,7 +82,7 @@ const LAWYER_REGRESSIONS: Array<{ q: string; expected: string; why: string; stil
     expected: "code-du-travail/L3322-1",
     why: "« La participation a pour objet de garantir collectivement aux salariés le droit de participer aux résultats… » (11th before migration 019)",
   },
-  // Everyday names (the synonyms file's last section): the words people use, not the law's.
+  // Everyday names (the synonyms file's « Everyday names » groups): the words people use, not the law's.
   {
     q: "fiche de paie",
     expected: "code-du-travail/L3243-2",

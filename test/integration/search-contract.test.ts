@@ -254,7 +254,7 @@ const reachAgreement = {
 };
 
 /**
- * Everyday names (the synonyms file's last section): the law says « bulletin de paie », people
+ * Everyday names (the synonyms file's « Everyday names » groups): the law says « bulletin de paie », people
  * « fiche de paie »; another provision holds « fiche » without the name.
  */
 const payAct = {
@@ -269,6 +269,30 @@ const payAct = {
     ...rarityAct.provisions[0]!,
     sourceId: `PAY-${i + 1}`,
     versionId: `PAY-${i + 1}-v1`,
+    number: String(i + 1),
+    text,
+  })),
+};
+
+/**
+ * Acts (the synonyms file's `acts`): people write the verb, the law the noun of its act or the
+ * verb's participle, which French stemming keeps apart (« démissionner », « démission »;
+ * « rompre », « rupture », « rompu »).
+ */
+const actsAct = {
+  ...rarityAct,
+  source: { name: "canonical", documentId: "ACTS", version: null },
+  publicId: "loi-actes",
+  title: "Loi sur la fin du contrat",
+  provisions: [
+    "En cas de démission, le salarié respecte un préavis.",
+    "Le contrat peut être rompu par l'une ou l'autre des parties.",
+    "Le contrat est conclu par écrit.",
+    "La rupture est notifiée par lettre recommandée.",
+  ].map((text, i) => ({
+    ...rarityAct.provisions[0]!,
+    sourceId: `ACTS-${i + 1}`,
+    versionId: `ACTS-${i + 1}-v1`,
     number: String(i + 1),
     text,
   })),
@@ -296,6 +320,7 @@ describe.each(ENGINE_KINDS)("search contract: %s", (kind) => {
         reachAgreement,
         payAct,
         openingAct,
+        actsAct,
       ],
       "version: 1\nrules:\n  - name: fiscal\n    match: { document: [loi-datee] }\n    domains: [tax]\n" +
         "  - name: civil\n    match: { document: [loi-rarete, loi-proximite, loi-autorite, loi-extraits] }\n    domains: [civil]\n",
@@ -364,6 +389,22 @@ describe.each(ENGINE_KINDS)("search contract: %s", (kind) => {
     );
     // The group counts as one word: the provision holding "CDI" (its full form) and "essai" leads.
     expect((await engine.search(query("CDI essai"))).hits[0]?.publicId).toBe("code-du-travail/L1221-19");
+  });
+
+  it("reads a verb as the act the law names (« démissionner »: « démission »), the noun as written", async () => {
+    const inActs = (q: string) => engine.search(query(q, { document: "loi-actes" }));
+    // No provision says « démissionner »: the noun of its act is what the law writes.
+    expect((await inActs("démissionner")).hits.map((h) => h.publicId)).toEqual(["loi-actes/1"]);
+    expect((await inActs("J'ai démissionné")).hits.map((h) => h.publicId)).toEqual(["loi-actes/1"]);
+    // « rompre » finds the participle and the noun; the provision holding « rompu » and « contrat »
+    // holds both terms and leads.
+    const rompre = await inActs("rompre le contrat");
+    expect(rompre.hits[0]?.publicId).toBe("loi-actes/2");
+    expect(rompre.holdsEveryTerm).toBe(true);
+    expect(rompre.hits.map((h) => h.publicId)).toContain("loi-actes/4");
+    expect(rompre.hits[0]?.snippet).toContain("<mark>rompu</mark>");
+    // The noun is the law's own word: searched as written, not as the verb.
+    expect((await inActs("rupture")).hits.map((h) => h.publicId)).toEqual(["loi-actes/4"]);
   });
 
   it("reads an everyday name as the law's words too, and a query of the law's words as written", async () => {
