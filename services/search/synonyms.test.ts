@@ -161,6 +161,13 @@ acts:
       /acts.1: "rompre" reads as a verb form of act 0/,
     );
     expect(wrong("  - [abréviation, CDD]\n")).toThrow(/acts.0: "CDD" is in group 0/);
+    // The noun is searched as written: no other act may read it as a verb.
+    expect(wrong("  - [rupture, rompre]\n  - [cassure, ruptures]\n")).toThrow(
+      /acts.1: "ruptures" reads as the noun of act 0/,
+    );
+    expect(wrong("  - [été, rompre]\n")).toThrow(/acts.0: "été" is a stop word/);
+    expect(wrong("  - [rupture, avait]\n")).toThrow(/acts.0: "avait" is a stop word/);
+    expect(wrong("  - [CDD, rompre]\n")).toThrow(/acts.0: "CDD" is in group 0/);
   });
 
   it("loads the repository's file", () => {
@@ -176,6 +183,13 @@ acts:
     expect(bundled.acts.length).toBeGreaterThan(20);
     expect(bundled.alternatives("démissionner")).toContain("démission");
     expect(bundled.alternatives("rupture")).toEqual(["rupture"]);
+    // Search and /answer read the file with the guides' abbreviations: the acts stay.
+    expect(bundled.withAbbreviations([]).alternatives("rompt")).toEqual([
+      "rompt",
+      "rupture",
+      "rompre",
+      "rompu",
+    ]);
     // Everyday names, read as the codes' words.
     expect(bundled.canonical("Le chômage technique est-il payé ?")).toBe(
       "Le activité partielle est-il payé ?",

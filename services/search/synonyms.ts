@@ -166,28 +166,46 @@ export class Synonyms {
           );
         seen.set(key(member), i);
       }
+    Synonyms.checkActs(acts, file, seen);
+    return new Synonyms(groups, file, [], acts);
+  }
+
+  /**
+   * An act's noun is a word of its own (no stop word, no group's member) and no other act's verb
+   * form; each verb form is a word stemming keeps apart from the noun, of one act only, and in no
+   * group: every word has one reading. Errors name the file and the entry (`acts.3`).
+   */
+  private static checkActs(acts: string[][], file: string, groupOf: Map<string, number>): void {
+    const nouns = new Map<string, number>();
+    for (const [i, [noun]] of acts.entries()) {
+      const stem = wordKey(noun!);
+      if (stem === null)
+        throw new InputError(file, `acts.${i}`, `"${noun}" is a stop word: no noun to search`);
+      if (groupOf.has(key(noun!)))
+        throw new InputError(
+          file,
+          `acts.${i}`,
+          `"${noun}" is in group ${groupOf.get(key(noun!))}: a word has one reading`,
+        );
+      nouns.set(stem, i);
+    }
     const verbs = new Map<string, number>();
     for (const [i, [noun, ...forms]] of acts.entries())
       for (const form of forms) {
         const stem = wordKey(form);
-        if (stem === null || stem === wordKey(noun!))
-          throw new InputError(
-            file,
-            `acts.${i}`,
-            `"${form}" is ${stem === null ? "a stop word" : `the noun "${noun}" as stemming reads it`}: list verb forms stemming keeps apart`,
-          );
+        const fail = (why: string) => new InputError(file, `acts.${i}`, `"${form}" ${why}`);
+        if (stem === null) throw fail("is a stop word: list verb forms");
+        if (stem === wordKey(noun!))
+          throw fail(`is the noun "${noun}" as stemming reads it: list verb forms stemming keeps apart`);
+        if (nouns.has(stem))
+          throw fail(`reads as the noun of act ${nouns.get(stem)}, which is searched as written`);
         const earlier = verbs.get(stem);
         if (earlier !== undefined && earlier !== i)
-          throw new InputError(file, `acts.${i}`, `"${form}" reads as a verb form of act ${earlier} already`);
-        if (seen.has(key(form)))
-          throw new InputError(
-            file,
-            `acts.${i}`,
-            `"${form}" is in group ${seen.get(key(form))}: a word has one reading`,
-          );
+          throw fail(`reads as a verb form of act ${earlier} already`);
+        if (groupOf.has(key(form)))
+          throw fail(`is in group ${groupOf.get(key(form))}: a word has one reading`);
         verbs.set(stem, i);
       }
-    return new Synonyms(groups, file, [], acts);
   }
 
   static load(file: string): Synonyms {
