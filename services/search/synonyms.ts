@@ -232,20 +232,12 @@ export class Synonyms {
   alternatives(word: string, capitals = true): string[] {
     const group = this.groupOf(word, capitals);
     if (group) return [word, ...group.filter((member) => key(member) !== key(word))];
-    const act = this.actOf(word);
-    if (act) return [word, ...act.filter((form) => wordKey(form) !== wordKey(word))];
-    return [word];
-  }
-
-  /**
-   * The act a verb form names (the file's `acts`: « démissionner », « rompre », « rompu »), noun
-   * first, then the verb's forms, found by stem so that any inflection the stemmer joins to a listed
-   * form counts (« démissionne », « démissionné »). The noun itself names no act here: a query
-   * writing the law's own word is searched as written.
-   */
-  private actOf(word: string): string[] | undefined {
+    // The act a verb form names (the file's `acts`), found by stem so that any inflection the
+    // stemmer joins to a listed form counts (« démissionné »); the noun itself names none.
     const stem = wordKey(word);
-    return stem === null ? undefined : this.actsByVerb.get(stem);
+    const act = stem === null ? undefined : this.actsByVerb.get(stem);
+    if (act) return [word, ...act.filter((form) => wordKey(form) !== stem)];
+    return [word];
   }
 
   /**

@@ -121,6 +121,15 @@ const rarityAct = {
   })),
 };
 
+/** Provisions of one act from their texts, numbered 1, 2, … with rarityAct's dates and status. */
+const numbered = (prefix: string) => (text: string, i: number) => ({
+  ...rarityAct.provisions[0]!,
+  sourceId: `${prefix}-${i + 1}`,
+  versionId: `${prefix}-${i + 1}-v1`,
+  number: String(i + 1),
+  text,
+});
+
 /** Two provisions with "durée" and "mandat": together in the longer one, apart in the shorter. */
 const proximityAct = {
   ...rarityAct,
@@ -130,13 +139,7 @@ const proximityAct = {
   provisions: [
     "La durée du mandat des représentants élus du personnel au comité est fixée à quatre ans par accord.",
     "La durée de préavis est de trois mois ; le mandat prend fin.",
-  ].map((text, i) => ({
-    ...rarityAct.provisions[0]!,
-    sourceId: `PROXIMITY-${i + 1}`,
-    versionId: `PROXIMITY-${i + 1}-v1`,
-    number: String(i + 1),
-    text,
-  })),
+  ].map(numbered("PROXIMITY")),
 };
 
 /**
@@ -265,13 +268,7 @@ const payAct = {
   provisions: [
     "Lors du paiement du salaire, l'employeur remet au salarié un bulletin de paie.",
     "La fiche de poste décrit les missions confiées au salarié.",
-  ].map((text, i) => ({
-    ...rarityAct.provisions[0]!,
-    sourceId: `PAY-${i + 1}`,
-    versionId: `PAY-${i + 1}-v1`,
-    number: String(i + 1),
-    text,
-  })),
+  ].map(numbered("PAY")),
 };
 
 /**
@@ -289,13 +286,7 @@ const actsAct = {
     "Le contrat peut être rompu par l'une ou l'autre des parties.",
     "Le contrat est conclu par écrit.",
     "La rupture est notifiée par lettre recommandée.",
-  ].map((text, i) => ({
-    ...rarityAct.provisions[0]!,
-    sourceId: `ACTS-${i + 1}`,
-    versionId: `ACTS-${i + 1}-v1`,
-    number: String(i + 1),
-    text,
-  })),
+  ].map(numbered("ACTS")),
 };
 
 describe.each(ENGINE_KINDS)("search contract: %s", (kind) => {
