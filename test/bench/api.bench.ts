@@ -1,10 +1,9 @@
-import { execFileSync } from "node:child_process";
 import os from "node:os";
 import { openStore } from "../../services/store/open.ts";
 import { type ApiRun, formatCpuTable, formatSetupTable, formatTarget } from "./api-report.ts";
 import { startApiServer, stopOnSignal } from "./api-server.ts";
 import { type ApiSetup, prepareSetup, type SetupKind } from "./api-setup.ts";
-import { commitLabel, positiveInteger, setupKinds } from "./bench-options.ts";
+import { commitLabel, cpuSplit, pin, positiveInteger, setupKinds } from "./bench-options.ts";
 import { CpuMeter, type CpuReport } from "./cpu-meter.ts";
 import { rawSearchTotals, runEngineLoad, runRawSearchLoad, warmUpEngine } from "./engine-load.ts";
 import {
@@ -47,35 +46,7 @@ const shape: LoadShape = { connections, warmUpSeconds: WARM_UP_SECONDS, seconds 
 
 const kinds = setupKinds();
 
-/** CPU lists (taskset's syntax) for the engine and for everything else, when BENCH_ENGINE_CPUS is set. */
-function cpuSplit(): { engine: string; others: string; all: string } | undefined {
-  const wanted = process.env.BENCH_ENGINE_CPUS;
-  if (!wanted) return undefined;
-  const count = os.cpus().length;
-  const engine = new Set<number>();
-  for (const part of wanted.split(",")) {
-    const range = /^(\d+)(?:-(\d+))?$/.exec(part.trim());
-    if (!range) {
-      console.error(`BENCH_ENGINE_CPUS must list CPUs like "1" or "2-3", got ${JSON.stringify(wanted)}`);
-      process.exit(2);
-    }
-    for (let cpu = Number(range[1]); cpu <= Number(range[2] ?? range[1]); cpu += 1) engine.add(cpu);
-  }
-  const others = [...Array(count).keys()].filter((cpu) => !engine.has(cpu));
-  if ([...engine].some((cpu) => cpu >= count) || others.length === 0) {
-    console.error(
-      `BENCH_ENGINE_CPUS=${wanted} must leave at least one of the ${count} CPUs (0-${count - 1}) to the rest`,
-    );
-    process.exit(2);
-  }
-  return { engine: [...engine].join(","), others: others.join(","), all: `0-${count - 1}` };
-}
-const cpus = cpuSplit();
-
-/** Every thread of a process (the JVM's too) onto these CPUs; threads it starts later inherit it. */
-function pin(pid: number, cpuList: string): void {
-  execFileSync("taskset", ["-a", "-p", "-c", cpuList, String(pid)], { stdio: "ignore" });
-}
+const cpus = cpuSplit("BENCH_ENGINE_CPUS");
 
 /** The set-up being measured, for a signal: its server is stopped and its cleanups run. */
 const measuring = stopOnSignal();
@@ -156,7 +127,7 @@ console.log(
     `Machine: ${os.cpus().length} CPU(s) (${os.cpus()[0]?.model ?? "unknown"}), Node ${process.version}, ` +
     `load average ${os.loadavg()[0]!.toFixed(2)}, server Postgres ${describeServer()}, ${commitLabel()}.\n` +
     (cpus
-      ? `Index engine set-ups: the engine on CPU(s) ${cpus.engine}, the load generator and the API server on CPU(s) ${cpus.others} (BENCH_ENGINE_CPUS); other set-ups share every CPU.`
+      ? `Index engine set-ups: the engine on CPU(s) ${cpus.chosen}, the load generator and the API server on CPU(s) ${cpus.others} (BENCH_ENGINE_CPUS); other set-ups share every CPU.`
       : "The load generator, the API server and the database share these CPUs: figures are for comparison, not capacity."),
 );
 
@@ -189,10 +160,10 @@ try {
       // first phases would have paid for.
       if (node && cpus) {
         if (!node.pid) throw new Error(`BENCH_ENGINE_CPUS: the ${node.name} JVM's pid is unknown here`);
-        pin(node.pid, cpus.engine);
+        pin(node.pid, cpus.chosen);
         pin(process.pid, cpus.others);
         console.log(
-          `  ${node.name} pinned to CPU(s) ${cpus.engine}; the API server and the load generator to CPU(s) ${cpus.others}`,
+          `  ${node.name} pinned to CPU(s) ${cpus.chosen}; the API server and the load generator to CPU(s) ${cpus.others}`,
         );
       }
       const setupRuns: ApiRun[] = [];

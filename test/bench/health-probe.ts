@@ -1,5 +1,6 @@
 import { type ChildProcess, fork } from "node:child_process";
 import http from "node:http";
+import { pin } from "./bench-options.ts";
 import { type LoadSummary, summariseLatencies } from "./latency.ts";
 
 /**
@@ -16,8 +17,10 @@ export class HealthProbe {
   private startedAt = 0;
   private seconds = 0;
 
+  /** `cpus` (taskset's syntax): where the probe process runs; unset, where this process does. */
   constructor(
     private readonly baseUrl: string,
+    private readonly cpus?: string,
     private readonly intervalMs = 20,
   ) {}
 
@@ -32,6 +35,7 @@ export class HealthProbe {
       },
     );
     this.child = child;
+    if (this.cpus && child.pid) pin(child.pid, this.cpus);
     this.result = new Promise((resolve, reject) => {
       child.once("message", (message: ProbeResult) => resolve(message));
       child.once("exit", (code) => reject(new Error(`the health probe process exited with code ${code}`)));
@@ -55,8 +59,8 @@ export class HealthProbe {
   }
 
   /** Probes for `seconds`, without any other load: the baseline of the loaded figure. */
-  static async idle(baseUrl: string, seconds: number, intervalMs?: number) {
-    const probe = new HealthProbe(baseUrl, intervalMs);
+  static async idle(baseUrl: string, seconds: number, cpus?: string, intervalMs?: number) {
+    const probe = new HealthProbe(baseUrl, cpus, intervalMs);
     probe.begin();
     await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
     probe.end();

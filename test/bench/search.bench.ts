@@ -5,7 +5,7 @@ import { repoRoot } from "../../services/core/config.ts";
 import { openStore } from "../../services/store/open.ts";
 import { type RunningServer, startApiServer, stopOnSignal } from "./api-server.ts";
 import { type ApiSetup, prepareSetup, type SetupKind } from "./api-setup.ts";
-import { commitLabel, positiveInteger, setupKinds } from "./bench-options.ts";
+import { commitLabel, cpuSplit, pin, positiveInteger, setupKinds } from "./bench-options.ts";
 import { corpusMarkers, describeCorpus } from "./bench-source.ts";
 import { CpuMeter } from "./cpu-meter.ts";
 import { rawSearchTotals, runEngineLoad, runRawSearchLoad, warmUpEngine } from "./engine-load.ts";
@@ -40,6 +40,11 @@ import { describeServer } from "./targets.ts";
  * send long searches. Prints one table per set-up, the ratios and the issue's targets, and writes
  * them into docs/PERFORMANCE.md between its bench:search markers.
  *
+ * BENCH_CLIENT_CPUS (e.g. "1") gives the load generator CPUs of its own, as an integrator's clients
+ * on other machines: this process sends the API's load from them, and the API server (every
+ * thread), the health probe (a supervisor on the server's host) and the in-process baselines run on
+ * the others. Unset, everything shares every CPU. Server Postgres and an engine's node are not pinned.
+ *
  * Each cell (set-up × path × kind × concurrency) is a closed loop cycling through the kind's list:
  * a warm-up of WARM_UP_SECONDS (and until every connection has had an answer), then BENCH_SECONDS
  * (default 5) measured. Requests that fail are counted, not fatal: a search that times out under
@@ -53,6 +58,8 @@ const WARM_UP_SECONDS = 1;
 /** /healthz gets twice a cell's time: p99 wants a few hundred probes. */
 const HEALTH_SECONDS = 2 * seconds;
 const kinds = setupKinds();
+const clientCpus = cpuSplit("BENCH_CLIENT_CPUS");
+if (clientCpus) pin(process.pid, clientCpus.others);
 
 const problems = queryListProblems(SEARCH_QUERIES);
 if (problems.length > 0) {
@@ -124,6 +131,10 @@ async function measureApi(setup: ApiSetup, totals: Map<QueryKind, number[]>) {
   const server = await startApiServer(setup.env);
   if (measuring.current) measuring.current.server = server;
   console.log(`  search: ${await rankingOnceBuilt(server.baseUrl)}`);
+  if (clientCpus) {
+    for (const pid of server.pids) pin(pid, clientCpus.others);
+    pin(process.pid, clientCpus.chosen);
+  }
   let measured = false;
   const watched = {
     serverPids: server.pids,
@@ -173,6 +184,7 @@ async function measureApi(setup: ApiSetup, totals: Map<QueryKind, number[]>) {
     measured = true;
     return { api, health, memory: serverMemory(server.pids) };
   } finally {
+    if (clientCpus) pin(process.pid, clientCpus.others);
     if (measuring.current) measuring.current.server = undefined;
     // A server that fails to stop after a failed measurement must not hide that failure.
     await server.stop().catch((error: Error) => {
@@ -208,8 +220,8 @@ async function measureHealth(
   setup: ApiSetup,
   watched: ConstructorParameters<typeof CpuMeter>[0],
 ): Promise<HealthFigures> {
-  const idle = await HealthProbe.idle(server.baseUrl, seconds);
-  const probe = new HealthProbe(server.baseUrl);
+  const idle = await HealthProbe.idle(server.baseUrl, seconds, clientCpus?.others);
+  const probe = new HealthProbe(server.baseUrl, clientCpus?.others);
   const meter = new CpuMeter(watched);
   const load = await runHttpLoad(
     server.baseUrl,
@@ -287,13 +299,16 @@ async function measureReference(setup: ApiSetup): Promise<ReferenceTiming> {
   }
 }
 
+const sharing = clientCpus
+  ? `The load generator on CPU(s) ${clientCpus.chosen}; the API server, the health probe and the in-process baselines on CPU(s) ${clientCpus.others} (BENCH_CLIENT_CPUS); the engines unpinned`
+  : "The load generator, the API server and the engines share these CPUs";
 const machine =
   `${os.cpus().length} CPU(s) (${os.cpus()[0]?.model ?? "unknown"}), Node ${process.version}, ` +
   `load average ${os.loadavg()[0]!.toFixed(2)} at the start, server Postgres ${describeServer()}, ${commitLabel()}`;
 console.log(
   `Search latency benchmark: GET /api/v1/search?q=…&limit=10 per query kind (${QUERY_KINDS.map((k) => `${k} ${SEARCH_QUERIES[k].length}`).join(", ")}), ` +
     `c=${CONCURRENCIES.join(" and c=")}, ${WARM_UP_SECONDS} s warm-up + ${seconds} s per cell; set-ups: ${kinds.join(", ")}.\n` +
-    `Machine: ${machine}.\nThe load generator, the API server and the engines share these CPUs: compare ratios, not milliseconds.`,
+    `Machine: ${machine}.\n${sharing}: compare ratios, not milliseconds.`,
 );
 
 const HEADINGS: Record<SetupKind, string> = {
@@ -344,7 +359,7 @@ try {
 
 const heading =
   `Latest run: ${new Date().toISOString().slice(0, 10)}, ${describeCorpus()}, set-ups ${kinds.join(", ")}, ${machine}, shared with other work; ` +
-  `${WARM_UP_SECONDS} s warm-up + ${seconds} s per cell, ${((performance.now() - started) / 60_000).toFixed(0)} minutes in all, ` +
+  `${sharing}; ${WARM_UP_SECONDS} s warm-up + ${seconds} s per cell, ${((performance.now() - started) / 60_000).toFixed(0)} minutes in all, ` +
   `load average ${os.loadavg()[0]!.toFixed(2)} at the end. ` +
   "Milliseconds per request; other work = the share of the CPUs other processes took during each cell (c=1, c=32).";
 const report = formatReport(results, reference);
