@@ -41,9 +41,10 @@ import { describeServer } from "./targets.ts";
  * them into docs/PERFORMANCE.md between its bench:search markers.
  *
  * BENCH_CLIENT_CPUS (e.g. "1") gives the load generator CPUs of its own, as an integrator's clients
- * on other machines: this process sends the API's load from them, and the API server (every
- * thread), the health probe (a supervisor on the server's host) and the in-process baselines run on
- * the others. Unset, everything shares every CPU. Server Postgres and an engine's node are not pinned.
+ * on other machines: this process sends the API's load (and a raw `_search`'s) from them, and the
+ * API server (every thread), the health probe (a supervisor on the server's host) and the
+ * in-process baselines (the raw engine, the reference) run on the others. Unset, everything shares
+ * every CPU. Server Postgres and an engine's node are not pinned.
  *
  * Each cell (set-up × path × kind × concurrency) is a closed loop cycling through the kind's list:
  * a warm-up of WARM_UP_SECONDS (and until every connection has had an answer), then BENCH_SECONDS
@@ -59,7 +60,21 @@ const WARM_UP_SECONDS = 1;
 const HEALTH_SECONDS = 2 * seconds;
 const kinds = setupKinds();
 const clientCpus = cpuSplit("BENCH_CLIENT_CPUS");
-if (clientCpus) pin(process.pid, clientCpus.others);
+
+/**
+ * With BENCH_CLIENT_CPUS, runs `work` with this process on the clients' CPUs (it sends HTTP load)
+ * or on the server's (it runs an engine or the reference in-process), then on every CPU again, so
+ * that what it starts meanwhile (an engine's node) is not confined.
+ */
+async function pinnedTo<T>(side: "client" | "server", work: () => Promise<T>): Promise<T> {
+  if (!clientCpus) return work();
+  pin(process.pid, side === "client" ? clientCpus.chosen : clientCpus.others);
+  try {
+    return await work();
+  } finally {
+    pin(process.pid, clientCpus.all);
+  }
+}
 
 const problems = queryListProblems(SEARCH_QUERIES);
 if (problems.length > 0) {
@@ -131,10 +146,6 @@ async function measureApi(setup: ApiSetup, totals: Map<QueryKind, number[]>) {
   const server = await startApiServer(setup.env);
   if (measuring.current) measuring.current.server = server;
   console.log(`  search: ${await rankingOnceBuilt(server.baseUrl)}`);
-  if (clientCpus) {
-    for (const pid of server.pids) pin(pid, clientCpus.others);
-    pin(process.pid, clientCpus.chosen);
-  }
   let measured = false;
   const watched = {
     serverPids: server.pids,
@@ -142,6 +153,8 @@ async function measureApi(setup: ApiSetup, totals: Map<QueryKind, number[]>) {
     database: setup.postgresDatabase,
   };
   try {
+    // Started from this process on the clients' CPUs: every thread of the server onto the others.
+    if (clientCpus) for (const pid of server.pids) pin(pid, clientCpus.others);
     for (const kind of QUERY_KINDS) {
       const checks = await checkEveryQuery(server.baseUrl, setup.apiKey, SEARCH_QUERIES[kind]);
       totals.set(
@@ -184,7 +197,6 @@ async function measureApi(setup: ApiSetup, totals: Map<QueryKind, number[]>) {
     measured = true;
     return { api, health, memory: serverMemory(server.pids) };
   } finally {
-    if (clientCpus) pin(process.pid, clientCpus.others);
     if (measuring.current) measuring.current.server = undefined;
     // A server that fails to stop after a failed measurement must not hide that failure.
     await server.stop().catch((error: Error) => {
@@ -300,7 +312,7 @@ async function measureReference(setup: ApiSetup): Promise<ReferenceTiming> {
 }
 
 const sharing = clientCpus
-  ? `The load generator on CPU(s) ${clientCpus.chosen}; the API server, the health probe and the in-process baselines on CPU(s) ${clientCpus.others} (BENCH_CLIENT_CPUS); the engines unpinned`
+  ? `The load generator (and the raw \`_search\` client) on CPU(s) ${clientCpus.chosen}; the API server, the health probe and the in-process baselines on CPU(s) ${clientCpus.others} (BENCH_CLIENT_CPUS); server Postgres and the engines' nodes on every CPU`
   : "The load generator, the API server and the engines share these CPUs";
 const machine =
   `${os.cpus().length} CPU(s) (${os.cpus()[0]?.model ?? "unknown"}), Node ${process.version}, ` +
@@ -330,11 +342,12 @@ try {
     try {
       const setup = await prepareSetup(kind, cleanups);
       console.log(`  ${setup.provisions} provisions loaded in ${setup.loadSeconds.toFixed(1)} s`);
-      reference ??= await measureReference(setup);
+      reference ??= await pinnedTo("server", () => measureReference(setup));
       if (setup.engineNode) await warmUpEngine(setup.engineNode, 32, Object.values(SEARCH_QUERIES).flat());
       const totals = new Map<QueryKind, number[]>();
-      const { api, health, memory } = await measureApi(setup, totals);
-      const raw = await measureRaw(setup, totals);
+      const { api, health, memory } = await pinnedTo("client", () => measureApi(setup, totals));
+      // A raw `_search` is sent over HTTP, as the API's load is; the raw engine runs in this process.
+      const raw = await pinnedTo(setup.engineNode ? "client" : "server", () => measureRaw(setup, totals));
       const byKind = Object.fromEntries(
         QUERY_KINDS.map((k): [QueryKind, KindFigures] => [k, { api: api[k], raw: raw[k] }]),
       ) as Record<QueryKind, KindFigures>;
