@@ -46,7 +46,7 @@ export interface AnswerOutcome {
   asOf: string;
   filter: DomainFilter;
   filterMode: "exact" | "best_effort";
-  /** The question named one collective agreement: it was answered from that agreement alone. */
+  /** The question named one collective agreement or code: it was answered from that document alone. */
   namedDocument?: NamedDocument | undefined;
   /** Words of the question read otherwise (services/search/spelling.ts), as search read them. */
   spelling?: Spelling | undefined;
@@ -94,7 +94,8 @@ export function ensurePlanAllowsAnswers(plan: PlanRow): void {
  * Precise matches first (search's own rule: either of two words, half of more), then the best
  * partial ones (any word), without repeats. As
  * search does (services/corpus/search.ts), a question naming one collective agreement (« … dans la
- * convention collective Syntec ? ») is answered from that agreement, on the rest of the question.
+ * convention collective Syntec ? ») or one code (« … selon le code du travail ? ») is answered from
+ * that document, on the rest of the question.
  */
 async function retrieve(ctx: AppContext, who: Principal, request: AnswerRequest, asOf: string) {
   // The question as asked: search drops question words ("quelle", "peut-on") itself.
@@ -189,7 +190,7 @@ export async function answerQuestion(
   if (composer === "extractive") {
     // Abbreviations read as their full form: "CDD" is "contrat à durée déterminée" in the texts,
     // « CSSCT » what the guides spell out (the vocabulary search read the question with).
-    // The words naming an agreement are no words its sentences must state (they never say « Syntec »).
+    // The words naming an agreement or a code are no words its sentences must state (they never say « Syntec »).
     // A word read otherwise is read so here too: its sentences state « conventionnelle », not the typed « conventionelle ».
     const vocabulary = await searchVocabulary(ctx.db, ctx.synonyms);
     const question = vocabulary.canonical(spelling?.readAs ?? namedDocument?.searched ?? request.question);

@@ -1,6 +1,6 @@
 import type { Principal } from "../access/keys.ts";
 import type { Config } from "../core/config.ts";
-import { type AgreementMention, agreementReader, idccOf } from "../search/citations.ts";
+import { agreementReader, codeReader, type DocumentMention } from "../search/citations.ts";
 import type { SearchEngine } from "../search/engine.ts";
 import { queryTerms, searchedWords } from "../search/query-text.ts";
 import { type SearchOutcome, type SearchRequest, searchProvisions } from "../search/service.ts";
@@ -17,7 +17,7 @@ import { searchVocabulary } from "./vocabulary.ts";
 export const MAX_SEARCH_LIMIT = 50;
 export const MAX_SEARCH_OFFSET = 1000;
 
-/** A search restricted to the collective agreement its query named. */
+/** A search restricted to the collective agreement or the code its query named. */
 export interface NamedDocument {
   id: string;
   /** The words of the query that named it. */
@@ -28,7 +28,7 @@ export interface NamedDocument {
 
 /** The query as searched, when words of it were read otherwise (services/search/spelling.ts). */
 export interface Spelling {
-  /** What was searched: the query (or, within a named agreement, the rest of it) with the corrections made. */
+  /** What was searched: the query (or, within a named agreement or code, the rest of it) with the corrections made. */
   readAs: string;
   corrections: Correction[];
 }
@@ -66,7 +66,7 @@ export async function searchCorpus(
   const synonyms = await searchVocabulary(ctx.db, ctx.synonyms);
   const searching = { ...ctx, synonyms };
   if (!document) {
-    const named = await agreementNamedBy(ctx.db, request.q);
+    const named = await documentNamedBy(ctx.db, request.q, synonyms);
     if (named) {
       const { q, spelling } = await spelled(searching, named.rest);
       const outcome = await searchOrRelax(ctx, who, { ...request, q, document: named.publicId, synonyms });
@@ -135,36 +135,42 @@ async function spelled(
 }
 
 /**
- * The agreements loaded, their names compiled into a reader, at most once a minute per store: a
- * search costs no extra statement, and an agreement just loaded is named in queries within a
- * minute. Null when no agreement is loaded.
+ * The names of the agreements and codes loaded, compiled into a reader, at most once a minute per
+ * store: a search costs no extra statement, and a document just loaded is named in queries within
+ * a minute.
  */
-type Reader = ((text: string) => AgreementMention | null) | null;
-const agreementReaders = new WeakMap<Database, { until: number; reader: Promise<Reader> }>();
+type Reader = (text: string) => DocumentMention | null;
+const documentReaders = new WeakMap<Database, { until: number; reader: Promise<Reader> }>();
 
-function loadedAgreements(db: Database): Promise<Reader> {
-  const cached = agreementReaders.get(db);
+function loadedDocuments(db: Database): Promise<Reader> {
+  const cached = documentReaders.get(db);
   if (cached && cached.until > Date.now()) return cached.reader;
-  const reader = listDocumentTitles(db).then((all) => {
-    const agreements = all.filter((d) => idccOf(d.publicId) !== null);
-    return agreements.length > 0 ? agreementReader(agreements) : null;
+  const reader = listDocumentTitles(db).then((all): Reader => {
+    const agreement = agreementReader(all);
+    const code = codeReader(all);
+    // An agreement named anywhere wins: it is the narrower document (« syntec code du travail
+    // période d'essai » asks what Syntec says, wherever the code's name stands).
+    return (text) => agreement(text) ?? code(text);
   });
-  agreementReaders.set(db, { until: Date.now() + 60_000, reader });
+  documentReaders.set(db, { until: Date.now() + 60_000, reader });
   // A failed read is not kept: the next search asks again.
-  reader.catch(() => agreementReaders.delete(db));
+  reader.catch(() => documentReaders.delete(db));
   return reader;
 }
 
 /**
  * « période d'essai syntec », « IDCC 1486 période d'essai », « article 7.2 convention collective
- * 2216 »: a query that names one collective agreement (services/search/citations.ts) and asks
- * something of it is searched within it, without the words that named it (an agreement's text
- * never says « Syntec » or « IDCC »). A query that is only the name is left as typed.
+ * 2216 », « travail de nuit code du travail »: a query that names one collective agreement or one
+ * code (services/search/citations.ts) and asks something of it is searched within it, without the
+ * words that named it (an agreement's text never says « Syntec » or « IDCC »; « code » and
+ * « travail » would find the other codes' references to the Code du travail). A query whose
+ * other words are no word search reads (« le code du travail », « la convention collective
+ * Syntec »; a number is one) is left as typed.
  */
-async function agreementNamedBy(db: Database, q: string) {
-  const named = (await loadedAgreements(db))?.(q);
+async function documentNamedBy(db: Database, q: string, synonyms: Synonyms) {
+  const named = (await loadedDocuments(db))(q);
   if (!named) return undefined;
   const rest = `${q.slice(0, named.start)} ${q.slice(named.end)}`.replace(/\s+/g, " ").trim();
-  if (!/[\p{L}\d]{2,}/u.test(rest)) return undefined;
+  if (searchedWords(rest, synonyms).length === 0) return undefined;
   return { publicId: named.publicId, text: named.text, rest };
 }

@@ -64,7 +64,7 @@ export const answerResponseSchema = z
     filter: filterSchema.optional(),
     named_document: namedDocumentSchema.optional().meta({
       description:
-        "Present when the question named one collective agreement (« IDCC 1486 », « convention collective Syntec », « Syntec »): the answer was drawn from that agreement alone, on the rest of the question.",
+        "Present when the question named one collective agreement (« IDCC 1486 », « convention collective Syntec », « Syntec ») or one code by its title (« code du travail »): the answer was drawn from that document alone, on the rest of the question.",
     }),
     spelling: spellingSchema.optional().meta({
       description:

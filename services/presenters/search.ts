@@ -37,7 +37,7 @@ const searchHitSchema = z
   })
   .meta({ id: "SearchHit" });
 
-/** The collective agreement a query or question named, within which it was searched. */
+/** The collective agreement or code a query or question named, within which it was searched. */
 export const namedDocumentSchema = z.object({
   id: z.string().meta({ example: "idcc-1486" }),
   named_as: z.string().meta({ description: "The words that named it.", example: "syntec" }),
@@ -48,7 +48,7 @@ export const spellingSchema = z
   .object({
     read_as: z.string().meta({
       description:
-        "What was searched: the query (within a named agreement, the rest of it) with the words below read otherwise.",
+        "What was searched: the query (within a named agreement or code, the rest of it) with the words below read otherwise.",
       example: "rupture conventionnelle",
     }),
     corrections: z.array(
@@ -72,7 +72,7 @@ export const searchResponseSchema = z
     filter: filterSchema.optional().meta({ description: "Present when a domain filter applied." }),
     named_document: namedDocumentSchema.optional().meta({
       description:
-        "Present when q named one collective agreement (« IDCC 1486 », « convention collective Syntec », « Syntec ») and no document was given: the search ran within that agreement, on the rest of q.",
+        "Present when q named one collective agreement (« IDCC 1486 », « convention collective Syntec », « Syntec ») or one code by its title (« travail de nuit code du travail », « code rural ») and no document was given: the search ran within that document, on the rest of q.",
     }),
     spelling: spellingSchema.optional().meta({
       description:

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { agreementMention, articleNumberKey, documentAliases, parseCitation } from "./citations.ts";
+import {
+  agreementMention,
+  articleNumberKey,
+  codeReader,
+  documentAliases,
+  parseCitation,
+} from "./citations.ts";
 
 const LOADED = [
   { publicId: "code-du-travail", title: "Code du travail" },
@@ -75,6 +81,67 @@ describe("articleNumberKey (search queries)", () => {
   it("takes a bare number for an article only after 'article', and 'a 16' for no article A16", () => {
     for (const q of ["35 heures", "durée 2023", "le délai de 15 jours", "travail a 16 ans", "CDD"])
       expect(articleNumberKey(q), q).toBeNull();
+  });
+});
+
+describe("codes named in queries", () => {
+  const read = codeReader([
+    ...LOADED.map((doc) => ({ ...doc, kind: "code" })),
+    { publicId: "code-forestier-nouveau", title: "Code forestier (nouveau)", kind: "code" },
+    {
+      publicId: "idcc-1486",
+      title: "Convention collective nationale… Syntec",
+      aliases: ["Syntec"],
+      kind: "collective_agreement",
+    },
+    { publicId: "code-de-la-route-commente", title: "Code de la route commenté", kind: "law" },
+  ]);
+  const named = (text: string) => {
+    const mention = read(text);
+    return mention && [mention.publicId, mention.text];
+  };
+
+  it("reads a code by its title, in any case and with or without accents, and where it stands", () => {
+    expect(named("travail de nuit code du travail")).toEqual(["code-du-travail", "code du travail"]);
+    expect(named("Code du Travail : toilettes")).toEqual(["code-du-travail", "Code du Travail"]);
+    expect(named("affiliation code de la securite sociale")).toEqual([
+      "code-de-la-securite-sociale",
+      "code de la securite sociale",
+    ]);
+    // Positions are the written text's, accents and all.
+    expect(read("écrit selon le Code de la sécurité sociale")).toMatchObject({
+      start: 15,
+      end: 42,
+      text: "Code de la sécurité sociale",
+    });
+    expect(named("coupe de bois code forestier")).toEqual(["code-forestier-nouveau", "code forestier"]);
+  });
+
+  it("reads a title joined by « et » by its head, and the whole title when written", () => {
+    expect(named("bail rural code rural")).toEqual(["code-rural-et-de-la-peche-maritime", "code rural"]);
+    expect(named("code rural et de la pêche maritime, fermage")).toEqual([
+      "code-rural-et-de-la-peche-maritime",
+      "code rural et de la pêche maritime",
+    ]);
+  });
+
+  it("reads no code in an abbreviation, the website's name, an act's citation, or a document of another kind", () => {
+    for (const text of [
+      "CT congés payés",
+      "CSS affiliation",
+      "code du travail numérique",
+      "le code du travail numerique simulateur",
+      "ordonnance 2007-329 relative au code du travail",
+      "loi n° 2016-1088 code du travail",
+      "droit du travail",
+      "code de la route commenté",
+      "convention collective Syntec",
+    ])
+      expect(read(text), text).toBeNull();
+  });
+
+  it("returns the earliest code a text names", () => {
+    expect(named("code rural ou code du travail")?.[0]).toBe("code-rural-et-de-la-peche-maritime");
   });
 });
 

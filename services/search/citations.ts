@@ -128,8 +128,8 @@ function namePattern(name: string): string | null {
 /** The short title up to its first colon or bracket: « Immobilier : administrateurs… » → « Immobilier ». */
 const shortTitleHead = (shortTitle: string) => shortTitle.split(/\s*[:(]/)[0]!.trim();
 
-/** Where a text names a collective agreement, and which. */
-export interface AgreementMention {
+/** Where a text names a document (a collective agreement, a code), and which. */
+export interface DocumentMention {
   publicId: string;
   /** The words that name it, as written. */
   text: string;
@@ -157,7 +157,7 @@ const NUMBERED_MENTIONS = [
  *
  * The loaded agreements' names are compiled once: search asks the reader of every query.
  */
-export function agreementReader(loaded: CitedDocument[]): (text: string) => AgreementMention | null {
+export function agreementReader(loaded: CitedDocument[]): (text: string) => DocumentMention | null {
   const agreements = loaded.filter((doc) => idccOf(doc.publicId) !== null);
   const byIdcc = new Map(agreements.map((doc) => [idccOf(doc.publicId)!, doc.publicId]));
   const names: Array<{ pattern: RegExp; publicId: string }> = [];
@@ -175,7 +175,7 @@ export function agreementReader(loaded: CitedDocument[]): (text: string) => Agre
   }
   return (text) => {
     const folded = foldInPlace(text);
-    const found: AgreementMention[] = [];
+    const found: DocumentMention[] = [];
     const mention = (index: number, length: number, publicId: string) =>
       found.push({ publicId, text: text.slice(index, index + length), start: index, end: index + length });
     for (const { pattern, publicId } of names) {
@@ -195,8 +195,54 @@ export function agreementReader(loaded: CitedDocument[]): (text: string) => Agre
   };
 }
 
+/**
+ * Where a text names one of the loaded codes (documents of kind `code`): its title, without a
+ * bracketed remark (« code du travail », « code de la sécurité sociale », « code forestier » for
+ * « Code forestier (nouveau) »), or, for a title joined by « et », its head (« code rural » for the
+ * « Code rural et de la pêche maritime »). A code's abbreviations (« CT », « CSS ») never name it
+ * here: only a citation's reading (parseCitation) takes them. « code du travail numérique » names
+ * the Ministry's website, not the code; a text citing an act (« loi », « décret », « ordonnance »,
+ * « arrêté » and a number: « ordonnance 2007-329 relative au code du travail ») names that act,
+ * not the code it amends. When the text names several codes, the earliest is returned.
+ */
+export function codeReader(
+  loaded: Array<CitedDocument & { kind?: string }>,
+): (text: string) => DocumentMention | null {
+  const names: Array<{ pattern: RegExp; publicId: string }> = [];
+  for (const doc of loaded) {
+    if (doc.kind !== "code") continue;
+    const title = doc.title.replace(/\s*\([^)]*\)\s*$/, "");
+    const head = /^(code \S+) et /i.exec(title)?.[1];
+    for (const written of head ? [title, head] : [title]) {
+      const name = namePattern(written);
+      if (name)
+        names.push({
+          pattern: new RegExp(`(?<![a-z0-9])${name}(?![a-z0-9])(?![^a-z0-9]+numerique)`, "u"),
+          publicId: doc.publicId,
+        });
+    }
+  }
+  return (text) => {
+    const folded = foldInPlace(text);
+    if (CITED_ACT.test(folded)) return null;
+    let first: DocumentMention | null = null;
+    for (const { pattern, publicId } of names) {
+      const match = pattern.exec(folded);
+      if (!match) continue;
+      const end = match.index + match[0].length;
+      if (!first || match.index < first.start || (match.index === first.start && end > first.end))
+        first = { publicId, text: text.slice(match.index, end), start: match.index, end };
+    }
+    return first;
+  };
+}
+
+/** An act cited by its kind and number: « loi n° 2016-1088 », « ordonnance 2007-329 », « décret du 7 mars 2008 ». */
+const CITED_ACT =
+  /(?<![a-z0-9])(?:loi|decret|ordonnance|arrete)s?(?:\s+(?:n\s*°?|no|organique))?\s+(?:\d|du\s+\d)/u;
+
 /** One text read against the loaded agreements (agreementReader, for a single use). */
-export const agreementMention = (text: string, loaded: CitedDocument[]): AgreementMention | null =>
+export const agreementMention = (text: string, loaded: CitedDocument[]): DocumentMention | null =>
   agreementReader(loaded)(text);
 
 export function parseCitation(text: string, loaded: CitedDocument[]): ParsedCitation {

@@ -281,6 +281,8 @@ export interface DocumentNames {
   title: string;
   shortTitle: string | null;
   aliases: string[];
+  /** ingest/model.ts's document kinds: code, collective_agreement, law… */
+  kind: string;
 }
 
 export async function listDocumentTitles(db: Database): Promise<DocumentNames[]> {
@@ -289,12 +291,14 @@ export async function listDocumentTitles(db: Database): Promise<DocumentNames[]>
     title: string;
     short_title: string | null;
     aliases: string[];
-  }>("SELECT public_id, title, short_title, aliases FROM documents ORDER BY title");
+    kind: string;
+  }>("SELECT public_id, title, short_title, aliases, kind FROM documents ORDER BY title");
   return rows.map((r) => ({
     publicId: r.public_id,
     title: r.title,
     shortTitle: r.short_title,
     aliases: r.aliases,
+    kind: r.kind,
   }));
 }
 

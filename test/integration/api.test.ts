@@ -60,6 +60,40 @@ describe.each(API_SETUPS)("API v1 on $name", ({ kind, redis }) => {
       );
     });
 
+    it("searches within a code its title names, without those words, and says so; answers likewise", async () => {
+      const search = (q: string) =>
+        call(api, `/api/v1/search?q=${encodeURIComponent(q)}&limit=10`, { key: api.keys.all });
+      // Unnamed, the act's article that rewrote L. 3121-1 « du code du travail » holds every word.
+      const unnamed = await search("durée du travail effectif");
+      expect(unnamed.body.data.map((h: { document: { id: string } }) => h.document.id)).toContain(
+        "loi-2016-1088",
+      );
+      const named = await search("durée du travail effectif code du travail");
+      expect(named.status).toBe(200);
+      expect(named.body.named_document).toEqual({ id: "code-du-travail", named_as: "code du travail" });
+      expect(named.body.data.length).toBeGreaterThan(0);
+      for (const hit of named.body.data) expect(hit.document.id).toBe("code-du-travail");
+      const trial = await search("Code du Travail période d'essai");
+      expect(trial.body.named_document).toEqual({ id: "code-du-travail", named_as: "Code du Travail" });
+      expect(trial.body.data[0].id).toBe("code-du-travail/L1221-19");
+      // A citation still finds its article first.
+      const cited = await search("article L. 1221-19 du code du travail");
+      expect(cited.body.data[0].id).toBe("code-du-travail/L1221-19");
+      // The name alone, or the Ministry's website, restricts nothing.
+      for (const q of ["le code du travail", "code du travail numérique"])
+        expect((await search(q)).body.named_document, q).toBeUndefined();
+      const answer = await call(api, "/api/v1/answer", {
+        method: "POST",
+        key: api.keys.all,
+        body: JSON.stringify({ question: "Que dit le code du travail de la période d'essai ?" }),
+        headers: { "content-type": "application/json" },
+      });
+      expect(answer.status).toBe(200);
+      expect(answer.body.named_document).toEqual({ id: "code-du-travail", named_as: "code du travail" });
+      expect(answer.body.data.sources.length).toBeGreaterThan(0);
+      for (const source of answer.body.data.sources) expect(source.document.id).toBe("code-du-travail");
+    });
+
     it("finds a provision in force in a version the snapshot lists without text, flagged version_not_loaded", async () => {
       // R4451-39: the text we hold is in force from 2018-07-01 until 2027-07-01; versions listed
       // without their text precede it (from 2010-07-05) and follow it, open-ended (migration 022).
