@@ -188,12 +188,13 @@ export function agreementReader(loaded: CitedDocument[]): (text: string) => Docu
         if (publicId) mention(match.index, match[0].length, publicId);
       }
     }
-    if (found.length === 0) return null;
-    // The earliest mention, and of those the longest (« CCN 66 » over « CCN » followed by 66).
-    found.sort((a, b) => a.start - b.start || b.end - a.end);
-    return found[0]!;
+    return earliest(found);
   };
 }
+
+/** The earliest mention, and of those the longest (« CCN 66 » over « CCN » followed by 66). */
+const earliest = (found: DocumentMention[]): DocumentMention | null =>
+  found.sort((a, b) => a.start - b.start || b.end - a.end)[0] ?? null;
 
 /**
  * Where a text names one of the loaded codes (documents of kind `code`): its title, without a
@@ -225,15 +226,15 @@ export function codeReader(
   return (text) => {
     const folded = foldInPlace(text);
     if (CITED_ACT.test(folded)) return null;
-    let first: DocumentMention | null = null;
+    const found: DocumentMention[] = [];
     for (const { pattern, publicId } of names) {
       const match = pattern.exec(folded);
-      if (!match) continue;
-      const end = match.index + match[0].length;
-      if (!first || match.index < first.start || (match.index === first.start && end > first.end))
-        first = { publicId, text: text.slice(match.index, end), start: match.index, end };
+      if (match) {
+        const end = match.index + match[0].length;
+        found.push({ publicId, text: text.slice(match.index, end), start: match.index, end });
+      }
     }
-    return first;
+    return earliest(found);
   };
 }
 
