@@ -18,6 +18,22 @@ describe("queryWords", () => {
       "âge",
       "part",
     ]);
+    expect(queryWords("Que dit le code du travail sur le travail de nuit ?")).toEqual([
+      "le",
+      "code",
+      "du",
+      "travail",
+      "sur",
+      "le",
+      "travail",
+      "de",
+      "nuit",
+    ]);
+    expect(queryWords("Que veut dire « faute grave » ? que signifie astreinte")).toEqual([
+      "faute",
+      "grave",
+      "astreinte",
+    ]);
     expect(queryWords("L1237-1-1")).toEqual(["L1237-1-1"]);
     expect(queryWords("-exclu")).toEqual(["exclu"]);
   });

@@ -8,12 +8,16 @@ import { ELIDED, isStopWord } from "./words.ts";
  * lists, and requiring them finds nothing. Pure; both engines build their queries from it.
  */
 
-/** Question words and auxiliaries that carry no legal meaning, accents folded. */
+/**
+ * Question words and auxiliaries that carry no legal meaning, accents folded, and the verbs that ask
+ * what a text says or a word means (« que dit le code du travail sur… », « que veut dire… »,
+ * « que signifie… »).
+ */
 const QUESTION_WORDS = new Set(
   (
     "quel quelle quels quelles lequel laquelle lesquels lesquelles comment combien pourquoi quand ou qui que quoi " +
     "est-ce est ce sont etre peut peuvent puis-je peut-on doit doivent dois-je doit-on faut faut-il il elle on je " +
-    "a-t-il y-a-t-il ont avoir fait faire existe-t-il s'agit-il agit"
+    "a-t-il y-a-t-il ont avoir fait faire existe-t-il s'agit-il agit dit dire veut signifie"
   ).split(" "),
 );
 
