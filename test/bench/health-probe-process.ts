@@ -1,10 +1,18 @@
 import { probeLoop } from "./health-probe.ts";
 
-/** The health probe's process (health-probe.ts): probes `/healthz` until its parent says "stop". */
+/**
+ * The health probe's process (health-probe.ts): says it is ready, probes `/healthz` from its parent's
+ * "begin" until its "stop", then sends what it measured.
+ */
 const [baseUrl, intervalMs] = process.argv.slice(2);
 let stopped = false;
-process.once("message", () => {
-  stopped = true;
-});
+const begun = new Promise<void>((resolve) =>
+  process.on("message", (message) => {
+    if (message !== "begin") stopped = true;
+    resolve();
+  }),
+);
+process.send?.("ready");
+await begun;
 const result = await probeLoop(new URL("/healthz", baseUrl), Number(intervalMs), () => stopped);
 process.send?.(result, () => process.exit(0));

@@ -9,7 +9,10 @@ import { type LoadSummary, summariseLatencies } from "./latency.ts";
  * runHttpLoad starts it when its measured window opens and stops it when it closes, so that it
  * samples /healthz exactly while the searches run. The probes run in a child process
  * (`health-probe-process.ts`), not beside the load generator, whose event loop is busy with 32
- * connections' answers: a probe there would measure that loop as much as the server.
+ * connections' answers: a probe there would measure that loop as much as the server. The child is
+ * started and loaded before the window (`start()`): its start (about 2 s of compiling and loading)
+ * would otherwise fall inside the window, taking CPU from the server it measures and leaving the
+ * window's first seconds unprobed.
  */
 export class HealthProbe {
   private child: ChildProcess | undefined;
@@ -24,8 +27,8 @@ export class HealthProbe {
     private readonly intervalMs = 20,
   ) {}
 
-  begin(): void {
-    this.startedAt = performance.now();
+  /** Starts the probe process and waits until it is ready to probe; `begin()` then starts probing. */
+  async start(): Promise<void> {
     const child = fork(
       new URL("./health-probe-process.ts", import.meta.url),
       [this.baseUrl, String(this.intervalMs)],
@@ -36,10 +39,21 @@ export class HealthProbe {
     );
     this.child = child;
     if (this.cpus && child.pid) pin(child.pid, this.cpus);
-    this.result = new Promise((resolve, reject) => {
-      child.once("message", (message: ProbeResult) => resolve(message));
-      child.once("exit", (code) => reject(new Error(`the health probe process exited with code ${code}`)));
-    });
+    const exited = new Promise<never>((_, reject) =>
+      child.once("exit", (code) => reject(new Error(`the health probe process exited with code ${code}`))),
+    );
+    exited.catch(() => {});
+    await Promise.race([new Promise((resolve) => child.once("message", resolve)), exited]);
+    this.result = Promise.race([
+      new Promise<ProbeResult>((resolve) => child.once("message", resolve)),
+      exited,
+    ]);
+  }
+
+  begin(): void {
+    if (!this.child) throw new Error("the probe was not started");
+    this.startedAt = performance.now();
+    this.child.send("begin");
   }
 
   end(): void {
@@ -61,6 +75,7 @@ export class HealthProbe {
   /** Probes for `seconds`, without any other load: the baseline of the loaded figure. */
   static async idle(baseUrl: string, seconds: number, cpus?: string, intervalMs?: number) {
     const probe = new HealthProbe(baseUrl, cpus, intervalMs);
+    await probe.start();
     probe.begin();
     await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
     probe.end();

@@ -234,6 +234,7 @@ async function measureHealth(
 ): Promise<HealthFigures> {
   const idle = await HealthProbe.idle(server.baseUrl, seconds, clientCpus?.others);
   const probe = new HealthProbe(server.baseUrl, clientCpus?.others);
+  await probe.start();
   const meter = new CpuMeter(watched);
   const load = await runHttpLoad(
     server.baseUrl,
