@@ -42,6 +42,10 @@ describe("keyTerms", () => {
     // A word and its plural are one term (« congés payés », « congé payé »).
     expect(keyTerms("Qui a droit aux congés payés ?")).toEqual(keyTerms("droit congé payé"));
     expect(keyTerms("les travaux, les lois")).toEqual(["travau", "loi"]);
+    // As search reads them: asking what the law says is not a word the answer must state.
+    expect(keyTerms("Que dit la loi sur les temps de pause ? Que veut dire pause ?")).toEqual(
+      keyTerms("loi temps pause"),
+    );
     // Elided conjunctions are no words a source must state, as search reads them (query-text.ts).
     expect(keyTerms("Jusqu’à quand, puisqu'il part, quoiqu'on dise ?")).toEqual(keyTerms("quand part dise"));
   });

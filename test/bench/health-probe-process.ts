@@ -12,6 +12,8 @@ const begun = new Promise<void>((resolve) =>
     resolve();
   }),
 );
+// A parent that ends without saying "stop" (a failed load, a signal) leaves no probe running.
+process.once("disconnect", () => process.exit(1));
 process.send?.("ready");
 await begun;
 const result = await probeLoop(new URL("/healthz", baseUrl), Number(intervalMs), () => stopped);

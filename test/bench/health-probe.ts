@@ -39,8 +39,9 @@ export class HealthProbe {
     );
     this.child = child;
     if (this.cpus && child.pid) pin(child.pid, this.cpus);
+    // "close" follows the IPC channel's end, so every message sent before it has been read.
     const exited = new Promise<never>((_, reject) =>
-      child.once("exit", (code) => reject(new Error(`the health probe process exited with code ${code}`))),
+      child.once("close", (code) => reject(new Error(`the health probe process exited with code ${code}`))),
     );
     exited.catch(() => {});
     await Promise.race([new Promise((resolve) => child.once("message", resolve)), exited]);
@@ -48,6 +49,8 @@ export class HealthProbe {
       new Promise<ProbeResult>((resolve) => child.once("message", resolve)),
       exited,
     ]);
+    // Read by summary(); until then a probe process that dies must not end the bench unhandled.
+    this.result.catch(() => {});
   }
 
   begin(): void {
