@@ -2,7 +2,7 @@ import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { Queue, type Worker } from "bullmq";
 import { pino } from "pino";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { CanonicalDocumentInput } from "../../ingest/model.ts";
 import { ingest } from "../../ingest/pipeline/ingest.ts";
 import { parseDomainRules } from "../../services/core/classify.ts";
@@ -186,10 +186,18 @@ describe.each(INDEX_ENGINES)("on a real %s node", (engineKind) => {
       await load(store.db, act("Le contrôle social est mensuel."));
       await dispatcher.flush();
       expect(await pendingCount(store.db, SEARCH_OUTBOX)).toBe(1);
-      const waiting = await store.db.query<{ dispatched_at: Date | null }>(
-        "SELECT dispatched_at FROM search_outbox WHERE indexed_at IS NULL",
+      // Handed back to the outbox, not left as dispatched. The dispatcher's timer keeps trying: a
+      // round in flight marks the entry for the moment its queue.add takes to fail, so the state
+      // is read until it shows the entry waiting (a sink that never gave it back would time out).
+      await vi.waitFor(
+        async () => {
+          const waiting = await store.db.query<{ dispatched_at: Date | null }>(
+            "SELECT dispatched_at FROM search_outbox WHERE indexed_at IS NULL",
+          );
+          expect(waiting.rows).toEqual([{ dispatched_at: null }]);
+        },
+        { timeout: 10_000, interval: 25 },
       );
-      expect(waiting.rows).toEqual([{ dispatched_at: null }]);
 
       redis = await startRedis(port);
       await until(
