@@ -1,4 +1,5 @@
 import { foldAccents } from "../core/public-ids.ts";
+import { ASKING_VERBS } from "../search/query-text.ts";
 
 /**
  * Sentences and words of French legal text, for composing answers. Pure.
@@ -50,15 +51,14 @@ export function quotedIn(text: string, quote: string): boolean {
   return true;
 }
 
-/** Common French words that carry no meaning for matching, and question words. */
-const STOP_WORDS = new Set(
-  (
+/** Common French words that carry no meaning for matching, question words, and the verbs that ask. */
+const STOP_WORDS = new Set([
+  ...(
     "a au aux avec ce ces cette cet dans de des du elle elles en est et etre eux il ils je la le les leur leurs lui ma mais me meme mes moi mon ne nos notre nous on ou par pas pour qu que qui sa se ses son sont sur ta te tes toi ton tu un une vos votre vous y " +
-    "quel quelle quels quelles quoi quand comment combien pourquoi ou est-ce peut peuvent doit doivent faut il-y-a y-a-t-il t-il t-elle ai as avons avez ont suis es sommes etes etait sera seront cas lorsque lorsqu jusqu puisqu quoiqu si sans sous entre vers chez tout tous toute toutes autre autres plus moins tres bien fait faire " +
-    // The verbs that ask what a text says or a word means: question words for search too (query-text.ts).
-    "dit dire veut signifie"
+    "quel quelle quels quelles quoi quand comment combien pourquoi ou est-ce peut peuvent doit doivent faut il-y-a y-a-t-il t-il t-elle ai as avons avez ont suis es sommes etes etait sera seront cas lorsque lorsqu jusqu puisqu quoiqu si sans sous entre vers chez tout tous toute toutes autre autres plus moins tres bien fait faire"
   ).split(" "),
-);
+  ...ASKING_VERBS,
+]);
 
 /**
  * A crude stem: accents folded, lower case, a plural's final s or x left out, then the first 6

@@ -9,17 +9,21 @@ import { ELIDED, isStopWord } from "./words.ts";
  */
 
 /**
- * Question words and auxiliaries that carry no legal meaning, accents folded, and the verbs that ask
- * what a text says or a word means (« que dit le code du travail sur… », « que veut dire… »,
- * « que signifie… »).
+ * The verbs that ask what a text says or a word means (« que dit le code du travail sur… », « que
+ * veut dire… », « que signifie… »), accents folded: no word a provision must hold, nor one an
+ * answer's sentence must state (answer/text.ts).
  */
-const QUESTION_WORDS = new Set(
-  (
+export const ASKING_VERBS = ["dit", "dire", "veut", "signifie"];
+
+/** Question words and auxiliaries that carry no legal meaning, accents folded, and ASKING_VERBS. */
+const QUESTION_WORDS = new Set([
+  ...(
     "quel quelle quels quelles lequel laquelle lesquels lesquelles comment combien pourquoi quand ou qui que quoi " +
     "est-ce est ce sont etre peut peuvent puis-je peut-on doit doivent dois-je doit-on faut faut-il il elle on je " +
-    "a-t-il y-a-t-il ont avoir fait faire existe-t-il s'agit-il agit dit dire veut signifie"
+    "a-t-il y-a-t-il ont avoir fait faire existe-t-il s'agit-il agit"
   ).split(" "),
-);
+  ...ASKING_VERBS,
+]);
 
 const ELISION = new RegExp(`^(?:${ELIDED.join("|")})['’]`, "i");
 
