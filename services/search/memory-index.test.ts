@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { IndexedProvision } from "../store/search-snapshot.ts";
-import { type AnalysedQuery, MemoryIndexBuilder, sloppyFrequency } from "./memory-index.ts";
+import type { AnalysedQuery } from "./memory-index.ts";
+import { MemoryIndexBuilder } from "./memory-index-builder.ts";
 import { NUMBER_BONUS, RANKING } from "./ranking.ts";
-import { parseTsvector, WEIGHT } from "./tsvector.ts";
+import { parseTsvector } from "./tsvector.ts";
 
 describe("parseTsvector", () => {
   it("reads lexemes, positions and weights as Postgres prints them", () => {
@@ -226,32 +227,6 @@ describe("MemoryIndex", () => {
     expect(pair(inHeadings.id)).toBeCloseTo(bm25(2 * idf(1), 1, 2, averageHeadings), 12);
     expect(pair(twice.id)).toBeCloseTo(bm25(2 * idf(3), 2, 24, averageText), 12);
     expect(pair(apart.id)).toBeCloseTo(bm25(2 * idf(3), 0.5, 22, averageText), 12);
-  });
-
-  it("counts a pair's occurrences as Lucene's sloppy phrase does", () => {
-    const at = (...positions: number[]) => positions.map((p) => p * 4 + WEIGHT.C);
-    const frequency = (xs: number[], ys: number[]) => sloppyFrequency(at(...xs), at(...ys), WEIGHT.C);
-    expect(frequency([1], [2])).toBe(1); // x y
-    expect(frequency([1], [3])).toBe(1 / 2); // x · y
-    expect(frequency([1], [5])).toBe(1 / 4); // x · · · y
-    expect(frequency([1], [6])).toBe(0); // beyond the slop
-    expect(frequency([2], [1])).toBe(1 / 3); // y x
-    expect(frequency([3], [1])).toBe(1 / 4); // y · x
-    expect(frequency([4], [1])).toBe(0);
-    expect(frequency([1, 10], [2, 11])).toBe(2); // twice
-    expect(frequency([1, 2], [3])).toBe(1); // x x y: the nearer x only
-    expect(frequency([1], [2, 3])).toBe(1); // x y y: once
-    // One lexeme twice (two words of the query with one stem): each occurrence and the next.
-    const same = (...positions: number[]) =>
-      sloppyFrequency(at(...positions), at(...positions), WEIGHT.C, true);
-    expect(same(1, 2)).toBe(1);
-    expect(same(1, 5)).toBe(1 / 4);
-    expect(same(1, 6)).toBe(0);
-    expect(same(1, 2, 3)).toBe(2);
-    expect(same(1)).toBe(0);
-    // Another field's positions do not count, nor a pair split across fields.
-    expect(sloppyFrequency([1 * 4 + WEIGHT.B], at(2), WEIGHT.C)).toBe(0);
-    expect(sloppyFrequency([1 * 4 + WEIGHT.B], [2 * 4 + WEIGHT.B], WEIGHT.B)).toBe(1);
   });
 
   it("filters exactly: domains (with unclassified documents), document, in force on the day", () => {

@@ -1,6 +1,7 @@
 import { parentPort } from "node:worker_threads";
 import { yieldCpuToEventLoop } from "../core/typescript-worker.ts";
-import { type MemoryIndex, MemoryIndexBuilder } from "./memory-index.ts";
+import type { MemoryIndex } from "./memory-index.ts";
+import { MemoryIndexBuilder } from "./memory-index-builder.ts";
 import type { MemoryReply, MemoryRequest } from "./memory-protocol.ts";
 import { parseTsvector } from "./tsvector.ts";
 

@@ -27,7 +27,7 @@ const DEFAULTS = {
   /**
    * Proximity: each pair of consecutive query words found within PAIR_SLOP positions adds this
    * many times the pair's BM25 as a phrase in the text or the headings, the better of the two
-   * (postgres-engine.ts's PAIRS): found once, adjacent, in a field of average length, about what
+   * (postgres-ranking-sql.ts's PAIRS): found once, adjacent, in a field of average length, about what
    * the two words would add again, found once each.
    */
   proximity: 1,

@@ -1,11 +1,8 @@
 import { ingestGuides } from "../../ingest/guides.ts";
 import { parseConfig } from "../../services/core/config.ts";
 import { articleNumberKey } from "../../services/search/citations.ts";
-import {
-  type AnalysedQuery,
-  type MemoryIndex,
-  MemoryIndexBuilder,
-} from "../../services/search/memory-index.ts";
+import type { AnalysedQuery, MemoryIndex } from "../../services/search/memory-index.ts";
+import { MemoryIndexBuilder } from "../../services/search/memory-index-builder.ts";
 import { analyseAlternatives, withHyphensApart } from "../../services/search/postgres-engine.ts";
 import { queryTerms } from "../../services/search/query-text.ts";
 import { RANKING, type Ranking } from "../../services/search/ranking.ts";

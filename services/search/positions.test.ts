@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import { holdsPhrase, type PositionTables, phraseOf, sloppyFrequency } from "./positions.ts";
+import { parseTsvector, WEIGHT } from "./tsvector.ts";
+
+describe("sloppyFrequency", () => {
+  it("counts a pair's occurrences as Lucene's sloppy phrase does", () => {
+    const at = (...positions: number[]) => positions.map((p) => p * 4 + WEIGHT.C);
+    const frequency = (xs: number[], ys: number[]) => sloppyFrequency(at(...xs), at(...ys), WEIGHT.C);
+    expect(frequency([1], [2])).toBe(1); // x y
+    expect(frequency([1], [3])).toBe(1 / 2); // x · y
+    expect(frequency([1], [5])).toBe(1 / 4); // x · · · y
+    expect(frequency([1], [6])).toBe(0); // beyond the slop
+    expect(frequency([2], [1])).toBe(1 / 3); // y x
+    expect(frequency([3], [1])).toBe(1 / 4); // y · x
+    expect(frequency([4], [1])).toBe(0);
+    expect(frequency([1, 10], [2, 11])).toBe(2); // twice
+    expect(frequency([1, 2], [3])).toBe(1); // x x y: the nearer x only
+    expect(frequency([1], [2, 3])).toBe(1); // x y y: once
+    // One lexeme twice (two words of the query with one stem): each occurrence and the next.
+    const same = (...positions: number[]) =>
+      sloppyFrequency(at(...positions), at(...positions), WEIGHT.C, true);
+    expect(same(1, 2)).toBe(1);
+    expect(same(1, 5)).toBe(1 / 4);
+    expect(same(1, 6)).toBe(0);
+    expect(same(1, 2, 3)).toBe(2);
+    expect(same(1)).toBe(0);
+    // Another field's positions do not count, nor a pair split across fields.
+    expect(sloppyFrequency([1 * 4 + WEIGHT.B], at(2), WEIGHT.C)).toBe(0);
+    expect(sloppyFrequency([1 * 4 + WEIGHT.B], [2 * 4 + WEIGHT.B], WEIGHT.B)).toBe(1);
+  });
+});
+
+describe("holdsPhrase", () => {
+  /** One table of provisions, each a list of [lexeme, positions in the text]. */
+  function tables(...docs: Array<Array<[number, number[]]>>): PositionTables {
+    const docLexStart = [0];
+    const docLex: number[] = [];
+    const docPositionStart = [0];
+    const positions: number[] = [];
+    for (const doc of docs) {
+      for (const [lexeme, at] of [...doc].sort((a, b) => a[0] - b[0])) {
+        docLex.push(lexeme);
+        positions.push(...at.map((p) => p * 4 + WEIGHT.C));
+        docPositionStart.push(positions.length);
+      }
+      docLexStart.push(docLex.length);
+    }
+    return {
+      docLexStart: Int32Array.from(docLexStart),
+      docLex: Int32Array.from(docLex),
+      docPositionStart: Int32Array.from(docPositionStart),
+      positions: Uint16Array.from(positions),
+    };
+  }
+  // « contrat de travail »: 'contrat' (lexeme 0) then 'travail' (1) two positions on.
+  const phrase = phraseOf(parseTsvector("'contrat':1 'travail':3"), [0, 1]);
+
+  it("reads the phrase's words at their distances from the first", () => {
+    expect(phrase).toEqual([
+      { lexeme: 0, offset: 0 },
+      { lexeme: 1, offset: 2 },
+    ]);
+  });
+
+  it("finds the words at those distances, wherever else they stand, and nothing else", () => {
+    const t = tables(
+      [
+        [0, [3, 20]],
+        [1, [5, 9]],
+      ], // « … contrat de travail … »
+      [
+        [0, [3]],
+        [1, [6]],
+      ], // « contrat à durée travail »: one too far
+      [
+        [1, [5]],
+        [0, [7]],
+      ], // the other order
+      [[0, [3]]], // no « travail »
+    );
+    expect([0, 1, 2, 3].map((doc) => holdsPhrase(t, doc, phrase))).toEqual([true, false, false, false]);
+  });
+});
