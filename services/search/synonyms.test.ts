@@ -198,6 +198,16 @@ acts:
       ["ticket", "titre-restaurant"],
       ["resto", "titre-restaurant"],
     ]);
+    // The verb of an act named « mise … »: « mettre en retraite » is a « mise à la retraite »; the
+    // participle « mis à pied » holds the noun's own words and is searched as written.
+    expect(queryTerms("Peut-on mettre en retraite un salarié de 65 ans ?", bundled)).toEqual([
+      ["mettre", "mise à la retraite"],
+      ["retraite", "mise à la retraite"],
+      ["salarié"],
+      ["65"],
+      ["ans"],
+    ]);
+    expect(queryTerms("mis à pied", bundled)).toEqual([["mis"], ["pied"]]);
     for (const group of bundled.groups)
       for (const member of group) expect(member, `${group[0]}: "${member}"`).toMatch(/^\p{L}/u);
   });
