@@ -17,7 +17,7 @@ describe("BoundedHeap", () => {
     }
   });
 
-  it('breaks ties by public id in byte order, as Postgres\'s COLLATE "C" (L10 before L2)', () => {
+  it("breaks ties by public id in byte order (L10 before L2)", () => {
     const heap = new BoundedHeap(3, ids);
     for (const doc of [0, 1, 2, 3, 4, 5]) heap.offer(doc, 1);
     // L1, L10, L2 of L5 L1 L3 L2 L4 L10: byte order, not numeric.

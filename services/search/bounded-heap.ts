@@ -1,4 +1,4 @@
-/** Byte order, as Postgres compares public ids (ASCII letters and digits) with COLLATE "C". */
+/** Byte order, as the engines compare public ids (ASCII letters, digits, « / » and « - ») to break ties. */
 export const compareIds = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**

@@ -80,4 +80,37 @@ describe("holdsPhrase", () => {
     );
     expect([0, 1, 2, 3].map((doc) => holdsPhrase(t, doc, phrase))).toEqual([true, false, false, false]);
   });
+  it("reads the phrase in the query's word order, not the lexemes' (« rupture conventionnelle »)", () => {
+    // 'convent' is lexeme 0 but the second word; 'ruptur' lexeme 1, the first.
+    const rupture = phraseOf(parseTsvector("'convent':2 'ruptur':1"), [0, 1]);
+    expect(rupture).toEqual([
+      { lexeme: 1, offset: 0 },
+      { lexeme: 0, offset: 1 },
+    ]);
+    const t = tables(
+      [
+        [1, [4]],
+        [0, [5]],
+      ], // « rupture conventionnelle »
+      [
+        [0, [4]],
+        [1, [5]],
+      ], // « conventionnelle rupture »
+    );
+    expect([0, 1].map((doc) => holdsPhrase(t, doc, rupture))).toEqual([true, false]);
+  });
+
+  it("finds a later occurrence, in long position lists", () => {
+    const t = tables([
+      [0, [1, 7, 30, 41]],
+      [1, [2, 4, 6, 8, 10, 12, 15, 32, 40]],
+    ]);
+    // « contrat » at 30, « travail » at 32: the third occurrence of the first word.
+    expect(holdsPhrase(t, 0, phrase)).toBe(true);
+    const none = tables([
+      [0, [1, 7, 30, 41]],
+      [1, [2, 4, 6, 8, 10, 12, 15, 31, 40]],
+    ]);
+    expect(holdsPhrase(none, 0, phrase)).toBe(false);
+  });
 });

@@ -34,13 +34,13 @@ interface Row {
   every_term?: boolean;
 }
 
-/** The store's search generation, and each alternative ($1) analysed as TERMS analyses it. */
+/** The store's search generation, and each alternative ($1) analysed as postgres-ranking-sql.ts's TERMS analyses it. */
 const ANALYSE = `SELECT (SELECT value::text FROM search_generation) AS generation,
     ARRAY(SELECT to_tsvector('french_unaccent', a)::text FROM unnest($1::text[]) WITH ORDINALITY AS x(a, n)
           ORDER BY n) AS vectors`;
 
 /**
- * Alternatives analysed by the store as TERMS analyses them (tsvector text, in order), with the
+ * Alternatives analysed by the store as postgres-ranking-sql.ts's TERMS analyses them (tsvector text, in order), with the
  * store's search generation read in the same statement. Also eval:weights' analysis.
  */
 export async function analyseAlternatives(

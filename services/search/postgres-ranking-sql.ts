@@ -151,7 +151,7 @@ const PAIRS = `first_words AS (
 
 /**
  * Pair x's sloppy frequency in provision p's text (C) and headings (B), as a Lucene phrase "x y"
- * with slop 3 counts it (memory-index.ts's sloppyFrequency): y's positions read one less, both
+ * with slop 3 counts it (positions.ts's sloppyFrequency): y's positions read one less, both
  * words' occurrences in that order (x first at a tie), and each time one word follows the other
  * within PAIR_SLOP positions, 1 / (1 + that distance). One lexeme twice: each occurrence and the
  * next, one position after counting as adjacent (the gap less one).

@@ -198,8 +198,8 @@ acts:
       ["ticket", "titre-restaurant"],
       ["resto", "titre-restaurant"],
     ]);
-    // The verb of an act named « mise … »: « mettre en retraite » is a « mise à la retraite »; the
-    // participle « mis à pied » holds the noun's own words and is searched as written.
+    // The verb of an act named « mise … »: « mettre en retraite » is a « mise à la retraite »; a
+    // participle (« mis à pied ») holds the noun's own words and is searched as written.
     expect(queryTerms("Peut-on mettre en retraite un salarié de 65 ans ?", bundled)).toEqual([
       ["mettre", "mise à la retraite"],
       ["retraite", "mise à la retraite"],
@@ -208,6 +208,13 @@ acts:
       ["ans"],
     ]);
     expect(queryTerms("mis à pied", bundled)).toEqual([["mis"], ["pied"]]);
+    // Not listed where the complement is also used otherwise (stop words are skipped in names).
+    expect(queryTerms("refuser de mettre les pieds au bureau", bundled)).toEqual([
+      ["refuser"],
+      ["mettre"],
+      ["pieds"],
+      ["bureau"],
+    ]);
     for (const group of bundled.groups)
       for (const member of group) expect(member, `${group[0]}: "${member}"`).toMatch(/^\p{L}/u);
   });

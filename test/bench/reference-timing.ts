@@ -27,7 +27,7 @@ export async function timeReference(
   seconds: number,
 ): Promise<ReferenceTiming> {
   const today = new Date().toISOString().slice(0, 10);
-  // The API's default in_force rule (IN_FORCE in services/search/postgres-engine.ts), as eval:relevance reads it.
+  // The API's default in_force rule (IN_FORCE in services/search/postgres-ranking-sql.ts), as eval:relevance reads it.
   const { rows } = await db.query<{ public_id: string; section_path: string[]; text: string }>(
     `SELECT p.public_id, p.section_path, p.text FROM provisions p
       WHERE p.present_in_source

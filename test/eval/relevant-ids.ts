@@ -10,7 +10,7 @@ export interface EvalQuery {
   relevant: string[];
 }
 
-/** The same rule as the API's default in_force filter (IN_FORCE in services/search/postgres-engine.ts). */
+/** The same rule as the API's default in_force filter (IN_FORCE in services/search/postgres-ranking-sql.ts). */
 export const IN_FORCE = `((p.in_force_from IS NULL OR p.in_force_from <= $2::date)
     AND (p.in_force_to > $2::date OR (p.in_force_to IS NULL AND p.status <> 'repealed')))`;
 
