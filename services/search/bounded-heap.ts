@@ -1,4 +1,4 @@
-/** Byte order, as the engines compare public ids (ASCII letters, digits, « / » and « - ») to break ties. */
+/** Byte order of public ids, the tie-break of PGlite (C locale) and of the index engines' keyword sort. */
 export const compareIds = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**

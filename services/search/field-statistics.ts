@@ -12,8 +12,8 @@ export const saturated = (frequency: number, norm: number, k1: number) =>
   (frequency * (k1 + 1)) / (frequency + norm);
 
 /**
- * The in-memory index's term and length statistics (memory-index.ts), computed from what the store keeps for
- * Postgres (search_lexemes, search_totals): each lexeme's document frequency per field, and each
+ * The in-memory index's term and length statistics (memory-index.ts), those the store keeps for
+ * Postgres (search_lexemes, search_totals), computed here from the postings: each lexeme's document frequency per field, and each
  * provision's length normalisation per field, computed once here rather than for each of its
  * postings at each search. The body is the text and the headings as one field (BM25F); the text
  * and the headings are also fields of their own, for proximity pairs.
