@@ -1,4 +1,4 @@
-/** Byte order of public ids, the tie-break of PGlite (C locale) and of the index engines' keyword sort. */
+/** Byte order of public ids: the tie-break of the in-memory ranking and of the SQL one (COLLATE "C", whatever the database's collation). */
 export const compareIds = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**

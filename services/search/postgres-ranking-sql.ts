@@ -236,7 +236,7 @@ export const GENERATION = "SELECT value::text AS generation FROM search_generati
 export const RANKED_PAGE = `WITH ${TERMS}, ${TERM_SCORES},
  ranked AS (
    -- Numbered after the LIMIT, so that only the rows kept are sorted for the window.
-   SELECT c.*, row_number() OVER (ORDER BY c.first_pass DESC, c.public_id) AS n FROM (
+   SELECT c.*, row_number() OVER (ORDER BY c.first_pass DESC, c.public_id COLLATE "C") AS n FROM (
      SELECT p.id, p.public_id, m.words, ${IN_FORCE_PREFERENCE} * ${REACH_PREFERENCE} AS preference,
             CASE WHEN p.number_key = $4 THEN ${NUMBER_BONUS} ELSE 0 END AS bonus,
             count(*) OVER () AS total, bool_or(m.every_term) OVER () AS every_term,
@@ -245,7 +245,7 @@ export const RANKED_PAGE = `WITH ${TERMS}, ${TERM_SCORES},
            FROM matches GROUP BY provision_id) AS m
           CROSS JOIN LATERAL (${PROVISION_OF("m.provision_id")}) AS p JOIN documents d ON d.id = p.document_id
      WHERE ${FILTERS}
-     ORDER BY ${FIRST_PASS} DESC, p.public_id
+     ORDER BY ${FIRST_PASS} DESC, p.public_id COLLATE "C"
      LIMIT greatest(${RANKING.rescoreWindow}, $10::int + $11::int)) AS c
  ),
  ${PAIRS},
@@ -258,9 +258,9 @@ export const RANKED_PAGE = `WITH ${TERMS}, ${TERM_SCORES},
            * ${PRIOR} * r.preference + r.bonus END)::float8 AS score
    FROM ranked r CROSS JOIN LATERAL (${PROVISION_OF("r.id")}) AS p CROSS JOIN totals t
         CROSS JOIN LATERAL (${FIELDS_OF("r.id")}) AS f LEFT JOIN search_authority a ON a.provision_id = r.id
-   ORDER BY score DESC, p.public_id
+   ORDER BY score DESC, p.public_id COLLATE "C"
    LIMIT $10::int OFFSET $11::int
  )
  SELECT ${PAGE_COLUMNS}, page.total, page.every_term
  FROM page JOIN provisions p ON p.id = page.id JOIN documents d ON d.id = p.document_id
- ORDER BY page.score DESC, p.public_id`;
+ ORDER BY page.score DESC, p.public_id COLLATE "C"`;
