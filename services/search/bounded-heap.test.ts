@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BoundedHeap } from "./bounded-heap.ts";
+import { BoundedHeap, compareIds } from "./bounded-heap.ts";
 
 describe("BoundedHeap", () => {
   const ids = ["L5", "L1", "L3", "L2", "L4", "L10"];
@@ -32,5 +32,33 @@ describe("BoundedHeap", () => {
     const none = new BoundedHeap(0, ids);
     none.offer(1, 5);
     expect(none.sorted()).toEqual([]);
+  });
+
+  it("agrees with a full sort on many random offers, with many ties, at every capacity", () => {
+    // A small linear congruential generator: the same draws on every run, so a failure repeats.
+    let seed = 17;
+    const draw = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    for (let round = 0; round < 200; round++) {
+      const count = 1 + draw(60);
+      const publicIds = Array.from({ length: count }, (_, i) => `code/L${(i * 7919) % 101}-${i}`);
+      // Few distinct keys, so that ties are common and the tie-break decides.
+      const keys = Array.from({ length: count }, () => draw(5) / 4);
+      const capacity = draw(count + 3);
+      const heap = new BoundedHeap(capacity, publicIds);
+      // Offered in a shuffled order (Fisher–Yates).
+      const order = Array.from({ length: count }, (_, i) => i);
+      for (let i = count - 1; i > 0; i--) {
+        const j = draw(i + 1);
+        [order[i], order[j]] = [order[j]!, order[i]!];
+      }
+      for (const doc of order) heap.offer(doc, keys[doc]!);
+      const expected = Array.from({ length: count }, (_, i) => i)
+        .sort((a, b) => keys[b]! - keys[a]! || compareIds(publicIds[a]!, publicIds[b]!))
+        .slice(0, capacity);
+      expect(heap.sorted()).toEqual(expected);
+    }
   });
 });

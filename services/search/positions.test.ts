@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { holdsPhrase, type PositionTables, phraseOf, sloppyFrequency } from "./positions.ts";
+import { hasPosting, holdsPhrase, type PositionTables, phraseOf, sloppyFrequency } from "./positions.ts";
 import { parseTsvector, WEIGHT } from "./tsvector.ts";
 
 describe("sloppyFrequency", () => {
@@ -30,28 +30,54 @@ describe("sloppyFrequency", () => {
   });
 });
 
-describe("holdsPhrase", () => {
-  /** One table of provisions, each a list of [lexeme, positions in the text]. */
-  function tables(...docs: Array<Array<[number, number[]]>>): PositionTables {
-    const docLexStart = [0];
-    const docLex: number[] = [];
-    const docPositionStart = [0];
-    const positions: number[] = [];
-    for (const doc of docs) {
-      for (const [lexeme, at] of [...doc].sort((a, b) => a[0] - b[0])) {
-        docLex.push(lexeme);
-        positions.push(...at.map((p) => p * 4 + WEIGHT.C));
-        docPositionStart.push(positions.length);
-      }
-      docLexStart.push(docLex.length);
+/**
+ * One table of provisions, each a list of [lexeme, positions, weight]: the text's (C) unless
+ * another field's weight is given, for the entry or for one position ([position, weight]).
+ */
+function tables(...docs: Array<Array<[number, Array<number | [number, number]>, number?]>>): PositionTables {
+  const docLexStart = [0];
+  const docLex: number[] = [];
+  const docPositionStart = [0];
+  const positions: number[] = [];
+  for (const doc of docs) {
+    for (const [lexeme, at, weight = WEIGHT.C] of [...doc].sort((a, b) => a[0] - b[0])) {
+      docLex.push(lexeme);
+      positions.push(...at.map((p) => (typeof p === "number" ? p * 4 + weight : p[0] * 4 + p[1])));
+      docPositionStart.push(positions.length);
     }
-    return {
-      docLexStart: Int32Array.from(docLexStart),
-      docLex: Int32Array.from(docLex),
-      docPositionStart: Int32Array.from(docPositionStart),
-      positions: Uint16Array.from(positions),
-    };
+    docLexStart.push(docLex.length);
   }
+  return {
+    docLexStart: Int32Array.from(docLexStart),
+    docLex: Int32Array.from(docLex),
+    docPositionStart: Int32Array.from(docPositionStart),
+    positions: Uint16Array.from(positions),
+  };
+}
+
+describe("hasPosting", () => {
+  it("counts a lexeme held outside the number (weight A) only", () => {
+    const t = tables(
+      [
+        [0, [1], WEIGHT.A],
+        [1, [3]],
+      ], // « 3 » only in the article's number; « travail » in its text
+      [
+        [
+          0,
+          [
+            [1, WEIGHT.A],
+            [2, WEIGHT.B],
+          ],
+        ],
+      ], // « 3 » in the number and in a heading
+    );
+    expect([hasPosting(t, 0, 0), hasPosting(t, 0, 1), hasPosting(t, 0, 2)]).toEqual([false, true, false]);
+    expect(hasPosting(t, 1, 0)).toBe(true);
+  });
+});
+
+describe("holdsPhrase", () => {
   // « contrat de travail »: 'contrat' (lexeme 0) then 'travail' (1) two positions on.
   const phrase = phraseOf(parseTsvector("'contrat':1 'travail':3"), [0, 1]);
 
