@@ -97,6 +97,9 @@ export function adaptLegiCode(
       publicId: slugify(title),
       kind: "code",
       title,
+      // Every field of the canonical shape, defaults too: the ingest benchmark's floor reads it unvalidated.
+      shortTitle: null,
+      aliases: [],
       jurisdiction: "FR",
       status: provisionStatus(
         index?.etat ?? raw.text(data.etat, "data.etat"),
