@@ -38,8 +38,8 @@ describe("BoundedHeap", () => {
     // A small linear congruential generator: the same draws on every run, so a failure repeats.
     let seed = 17;
     const draw = (n: number) => {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return seed % n;
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0; // exact 32-bit arithmetic
+      return (seed >>> 16) % n; // the high bits: the low ones of such a generator cycle quickly
     };
     for (let round = 0; round < 200; round++) {
       const count = 1 + draw(60);

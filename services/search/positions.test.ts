@@ -56,7 +56,7 @@ function tables(...docs: Array<Array<[number, Array<number | [number, number]>, 
 }
 
 describe("hasPosting", () => {
-  it("counts a lexeme held outside the number (weight A) only", () => {
+  it("finds a lexeme held outside the number, not one held in the number (weight A) alone", () => {
     const t = tables(
       [
         [0, [1], WEIGHT.A],

@@ -248,7 +248,8 @@ export async function countDocumentProvisions(
 
 /**
  * Provisions with this number (number key), in these documents if given: present in the current
- * source first, then in force. For reading citations.
+ * source first, then in force, then by public id in byte order (the same twenty on any database's
+ * collation). For reading citations.
  */
 export async function provisionIdsByNumber(
   db: Database,
@@ -258,7 +259,8 @@ export async function provisionIdsByNumber(
   const { rows } = await db.query<{ public_id: string }>(
     `SELECT p.public_id FROM provisions p JOIN documents d ON d.id = p.document_id
      WHERE p.number_key = $1 AND ($2::text[] IS NULL OR d.public_id = ANY($2))
-     ORDER BY p.present_in_source DESC, (p.status = 'in_force') DESC, d.public_id, p.public_id LIMIT 20`,
+     ORDER BY p.present_in_source DESC, (p.status = 'in_force') DESC, d.public_id COLLATE "C", p.public_id COLLATE "C"
+     LIMIT 20`,
     [numberKey, documentPublicIds],
   );
   return rows.map((r) => r.public_id);

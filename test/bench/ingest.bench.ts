@@ -1,6 +1,6 @@
 import os from "node:os";
 import { benchSourceName, resolveBenchSnapshot } from "./bench-source.ts";
-import { differingTables, type Fingerprint } from "./fingerprint.ts";
+import { differingTables, type Fingerprint, SEARCH_VECTORS } from "./fingerprint.ts";
 import { formatPhases, formatTable, formatTargets, summarise } from "./report.ts";
 import { describeServer, freshTarget } from "./targets.ts";
 import { type RunResult, runInWorker, VARIANTS, type Variant } from "./variants.ts";
@@ -56,15 +56,28 @@ console.log(formatTable(summaries));
 console.log("");
 for (const line of formatPhases(summaries)) console.log(line);
 
-// The comparison only means something if every variant stored exactly the same rows.
+// The comparison only means something if every variant stored exactly the same rows: each floor
+// what the ingest stored on its database, and both databases the same columns. The search vectors
+// are compared within a database; across the two, a difference is a known defect reported apart.
 const [reference, ...others] = VARIANTS;
+const ingestOn = (database: string) =>
+  VARIANTS.find((v) => v.method === "ingest" && v.database === database)!;
 const mismatches = others.flatMap((v) => {
-  const tables = differingTables(fingerprints.get(reference!)!, fingerprints.get(v)!);
-  return tables.length ? [`${v.label} differs from ${reference!.label} in ${tables.join(", ")}`] : [];
+  const against = v.method === "floor" ? ingestOn(v.database) : reference!;
+  const tables = differingTables(fingerprints.get(against)!, fingerprints.get(v)!).filter(
+    (table) => table !== SEARCH_VECTORS || against.database === v.database,
+  );
+  return tables.length ? [`${v.label} differs from ${against.label} in ${tables.join(", ")}`] : [];
 });
+const vectorsApart = differingTables(
+  fingerprints.get(reference!)!,
+  fingerprints.get(ingestOn("pg"))!,
+).includes(SEARCH_VECTORS);
 const stored = fingerprints.get(reference!)!;
 if (mismatches.length === 0) {
-  const counts = Object.entries(stored).map(([table, { rows }]) => `${table} ${rows}`);
+  const counts = Object.entries(stored)
+    .filter(([table]) => table !== SEARCH_VECTORS)
+    .map(([table, { rows }]) => `${table} ${rows}`);
   console.log(`Rows check: all variants stored identical rows (${counts.join(", ")}).`);
 } else {
   for (const line of mismatches) console.log(`Rows check FAILED: ${line}`);
@@ -73,6 +86,12 @@ if (mismatches.length === 0) {
       "in step with what ingest/pipeline/persist.ts writes.",
   );
 }
+if (vectorsApart)
+  console.log(
+    "Known defect: PGlite and the Postgres server computed different search vectors from the same texts " +
+      "(characters such as « nº » or a soft hyphen, read otherwise by each; the KALI adapter cleans them, " +
+      "the LEGI adapter does not yet), so the same query can rank a few provisions differently on each.",
+  );
 
 console.log("\nTargets:");
 for (const line of formatTargets(summaries)) console.log(`  ${line}`);

@@ -1,7 +1,7 @@
 import { InputError } from "../../../services/core/errors.ts";
 import { slugify } from "../../../services/core/public-ids.ts";
 import type {
-  CanonicalDocumentInput,
+  CanonicalDocument,
   CanonicalProvision,
   CanonicalSection,
   CanonicalVersion,
@@ -13,7 +13,7 @@ import { provisionStatus, repealDate, versionStatus } from "./status.ts";
 import type { LegiCode, LegiIndexEntry } from "./types.ts";
 
 export interface LegiAdapterResult {
-  document: CanonicalDocumentInput;
+  document: CanonicalDocument;
   /**
    * Source ids that appeared more than once with identical content (possibly under another
    * section); the first placement is kept and the copies are dropped.
