@@ -21,3 +21,36 @@ export function ingestInline(
     rules: parseDomainRules(rules, "inline.yaml"),
   });
 }
+
+/**
+ * A law in force since 2020 with no sections, its articles given as [number, text], each in force
+ * since 2020 too: the act most ranking tests need. `key` names its source ids (KEY-number).
+ */
+export function lawOf(
+  key: string,
+  publicId: string,
+  title: string,
+  articles: string[][],
+): CanonicalDocumentInput {
+  return {
+    source: { name: "canonical", documentId: key, version: null },
+    publicId,
+    kind: "law",
+    title,
+    jurisdiction: "FR",
+    status: "in_force",
+    effectiveFrom: "2020-01-01",
+    effectiveTo: null,
+    sections: [],
+    provisions: articles.map(([number, text]) => ({
+      sourceId: `${key}-${number}`,
+      versionId: `${key}-${number}-v1`,
+      number: number!,
+      text: text!,
+      status: "in_force",
+      effectiveFrom: "2020-01-01",
+      effectiveTo: null,
+      sectionId: null,
+    })),
+  };
+}

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SearchEngine } from "../../services/search/engine.ts";
 import { RANKING } from "../../services/search/ranking.ts";
 import { describeEngine, ENGINE_KINDS, openEngine } from "../helpers/engines.ts";
-import { ingestInline } from "../helpers/inline-acts.ts";
+import { ingestInline, lawOf } from "../helpers/inline-acts.ts";
 import { searchQuery as query } from "../helpers/search-query.ts";
 import { openTestStore, type TestStore } from "../helpers/stores.ts";
 
@@ -18,36 +18,16 @@ import { openTestStore, type TestStore } from "../helpers/stores.ts";
 const DECREES = RANKING.rescoreWindow + 5;
 const LAWS = 25;
 
-const hedgeAct = {
-  source: { name: "canonical", documentId: "HEDGES", version: null },
-  publicId: "code-des-haies",
-  kind: "law" as const,
-  title: "Code des haies",
-  jurisdiction: "FR",
-  status: "in_force" as const,
-  effectiveFrom: "2020-01-01",
-  effectiveTo: null,
-  sections: [],
-  provisions: [
-    ...Array.from({ length: DECREES }, (_, i) => [
-      `R${i + 1}`,
-      `L'aubépine de la haie numéro ${i + 1} est bien souvent taillé.`,
-    ]),
-    ...Array.from({ length: LAWS }, (_, i) => [
-      `L${i + 1}`,
-      `L'aubépine taillé de la haie numéro ${i + 1} est bien souvent belle en hiver.`,
-    ]),
-  ].map(([number, text]) => ({
-    sourceId: `HEDGES-${number}`,
-    versionId: `HEDGES-${number}-v1`,
-    number: number!,
-    text: text!,
-    status: "in_force" as const,
-    effectiveFrom: "2020-01-01",
-    effectiveTo: null,
-    sectionId: null,
-  })),
-};
+const hedgeAct = lawOf("HEDGES", "code-des-haies", "Code des haies", [
+  ...Array.from({ length: DECREES }, (_, i) => [
+    `R${i + 1}`,
+    `L'aubépine de la haie numéro ${i + 1} est bien souvent taillé.`,
+  ]),
+  ...Array.from({ length: LAWS }, (_, i) => [
+    `L${i + 1}`,
+    `L'aubépine taillé de la haie numéro ${i + 1} est bien souvent belle en hiver.`,
+  ]),
+]);
 
 describe.each(ENGINE_KINDS)("search paging: %s", (kind) => {
   let store: TestStore;

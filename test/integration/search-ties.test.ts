@@ -3,7 +3,7 @@ import { compareIds } from "../../services/search/bounded-heap.ts";
 import { PostgresSearchEngine } from "../../services/search/postgres-engine.ts";
 import { type Database, openDatabase } from "../../services/store/database.ts";
 import { migrate } from "../../services/store/migrate.ts";
-import { ingestInline } from "../helpers/inline-acts.ts";
+import { ingestInline, lawOf } from "../helpers/inline-acts.ts";
 import { createTestDatabase } from "../helpers/postgres.ts";
 import { searchQuery as query } from "../helpers/search-query.ts";
 
@@ -18,29 +18,10 @@ import { searchQuery as query } from "../helpers/search-query.ts";
 const NUMBERS = ["L1-3", "L12", "L1-21", "L121", "L1-1", "L11"];
 const TEXT = "Le marronnier de la cour est taillé chaque hiver.";
 
-const act = {
-  source: { name: "canonical", documentId: "TIES", version: null },
-  publicId: "code-des-egalites",
-  kind: "law" as const,
-  title: "Code des égalités",
-  jurisdiction: "FR",
-  status: "in_force" as const,
-  effectiveFrom: "2020-01-01",
-  effectiveTo: null,
-  sections: [],
-  provisions: [["L1", "Le présent code règle les égalités."], ...NUMBERS.map((n) => [n, TEXT])].map(
-    ([number, text]) => ({
-      sourceId: `TIES-${number}`,
-      versionId: `TIES-${number}-v1`,
-      number: number!,
-      text: text!,
-      status: "in_force" as const,
-      effectiveFrom: "2020-01-01",
-      effectiveTo: null,
-      sectionId: null,
-    }),
-  ),
-};
+const act = lawOf("TIES", "code-des-egalites", "Code des égalités", [
+  ["L1", "Le présent code règle les égalités."],
+  ...NUMBERS.map((n) => [n, TEXT]),
+]);
 
 describe("ties on a server database whose collation ignores punctuation", () => {
   let db: Database;
