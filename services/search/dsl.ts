@@ -38,9 +38,31 @@ export function indexBody(layout: IndexLayout) {
           // so both engines match the same words.
           french_stemmer: { type: "stemmer", language: "french" },
         },
+        // Characters read as the store reads them (corpus_search_text, migration 025; words.ts's
+        // asSearched): typographic spaces and the zero-width space as plain spaces (the standard
+        // tokenizer joins the words on either side of U+202F), the joining and layout characters
+        // dropped, the micro sign as the Greek letter, « º » as « ° », and the combining accents
+        // French writes (grave, acute, circumflex, tilde, diaeresis, cedilla) dropped: accents are
+        // folded next, and a decomposed « é » would otherwise stay « é » through asciifolding.
+        char_filter: {
+          corpus_characters: {
+            type: "mapping",
+            mappings: [
+              "\\u00b5=>\\u03bc",
+              "\\u00ba=>\\u00b0",
+              ..."200b 2000 2001 2002 2003 2004 2005 2006 2007 2008 2009 200a 202f 205f 3000"
+                .split(" ")
+                .map((code) => `\\u${code}=>\\u0020`),
+              ..."00ad 200c 200d 2060 feff 0300 0301 0302 0303 0308 0327"
+                .split(" ")
+                .map((code) => `\\u${code}=>`),
+            ],
+          },
+        },
         analyzer: {
           french_legal: {
             tokenizer: "standard",
+            char_filter: ["corpus_characters"],
             filter: ["french_elision", "lowercase", "french_stop", "asciifolding", "french_stemmer"],
           },
         },

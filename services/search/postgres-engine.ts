@@ -36,7 +36,7 @@ interface Row {
 
 /** The store's search generation, and each alternative ($1) analysed as postgres-ranking-sql.ts's TERMS analyses it. */
 const ANALYSE = `SELECT (SELECT value::text FROM search_generation) AS generation,
-    ARRAY(SELECT to_tsvector('french_unaccent', a)::text FROM unnest($1::text[]) WITH ORDINALITY AS x(a, n)
+    ARRAY(SELECT corpus_tsvector(a)::text FROM unnest($1::text[]) WITH ORDINALITY AS x(a, n)
           ORDER BY n) AS vectors`;
 
 /**

@@ -38,14 +38,14 @@ const IDF = (n: string, df: string) => `ln(1 + (${n} - ${df} + 0.5::float8) / ($
 /**
  * The query's terms (services/search/query-text.ts): $1 every alternative of every term (a word,
  * or a synonym phrase), $2 the term each belongs to, $12 whether its words keep their order. Each
- * alternative is analysed as the corpus is (french_unaccent): a word gives one lexeme; a phrase or
+ * alternative is analysed as the corpus is (corpus_tsvector, migration 025): a word gives one lexeme; a phrase or
  * a hyphenated word gives several, which must all be there and, checked on the provision's vector
  * when in order, side by side in that order (withHyphensApart).
  */
 const TERMS = `alternatives AS (
     SELECT a.term, a.n, a.alternative, a.in_order, l.lexemes, cardinality(l.lexemes) AS size
     FROM unnest($1::text[], $2::int[], $12::boolean[]) WITH ORDINALITY AS a(alternative, term, in_order, n),
-         LATERAL (SELECT tsvector_to_array(to_tsvector('french_unaccent', a.alternative)) AS lexemes) AS l
+         LATERAL (SELECT tsvector_to_array(corpus_tsvector(a.alternative)) AS lexemes) AS l
     WHERE cardinality(l.lexemes) > 0),
   totals AS (
     SELECT provisions::float8 AS n, with_guides::float8 AS with_guides,
@@ -110,7 +110,7 @@ const TERM_SCORES = `word_scores AS (
       AND NOT EXISTS (SELECT 1 FROM unnest(a.lexemes) AS x(lexeme)
                       WHERE NOT EXISTS (SELECT 1 FROM search_postings o
                                         WHERE o.lexeme = x.lexeme AND o.provision_id = s.provision_id))
-      AND (NOT a.in_order OR p.search_vector @@ phraseto_tsquery('french_unaccent', a.alternative))),
+      AND (NOT a.in_order OR p.search_vector @@ phraseto_tsquery('french_unaccent', corpus_search_text(a.alternative)))),
   term_scores AS (
     SELECT provision_id, term, max(score) AS score
     FROM (SELECT * FROM word_scores UNION ALL SELECT * FROM phrase_scores) AS x

@@ -37,6 +37,15 @@ describe("queryWords", () => {
     expect(queryWords("L1237-1-1")).toEqual(["L1237-1-1"]);
     expect(queryWords("-exclu")).toEqual(["exclu"]);
   });
+
+  it("reads a decomposed accent, a soft hyphen or a zero-width space as the store reads the texts", () => {
+    expect(queryWords("re\u0301siliation du bail")).toEqual(["résiliation", "du", "bail"]);
+    expect(queryWords("responsa\u00adbilités plafond\u200b annuel")).toEqual([
+      "responsabilités",
+      "plafond",
+      "annuel",
+    ]);
+  });
 });
 
 describe("minimumShouldMatch", () => {

@@ -1,6 +1,6 @@
 import { foldAccents } from "../core/public-ids.ts";
 import { capitalsTell, type Synonyms } from "./synonyms.ts";
-import { ELIDED, isStopWord } from "./words.ts";
+import { asSearched, ELIDED, isStopWord } from "./words.ts";
 
 /**
  * What a free-text query asks for, engine-agnostic. People type questions ("Quelle est la durée
@@ -34,7 +34,7 @@ const ELISION = new RegExp(`^(?:${ELIDED.join("|")})['’]`, "i");
  * term there, it would count towards the words a provision must hold on Postgres only.
  */
 export function queryWords(q: string): string[] {
-  return q
+  return asSearched(q)
     .split(/[^\p{L}\p{N}'’-]+/u)
     .map((w) =>
       w
@@ -73,7 +73,8 @@ export const MAX_QUERY_TERMS = 16;
  * counts terms. Stop words are no terms; a query of none ("de la") matches nothing. A word
  * repeated (accents and case aside) is one term: repeating it changes neither matches nor cost.
  */
-export function queryTerms(q: string, synonyms: Synonyms): string[][] {
+export function queryTerms(typed: string, synonyms: Synonyms): string[][] {
+  const q = asSearched(typed);
   const capitals = capitalsTell(q);
   const spelt = ` ${comparable(q)} `;
   const meant = everydayReadings(q, synonyms);
@@ -118,7 +119,8 @@ export const comparable = (text: string) =>
  * and case aside) once, the first MAX_QUERY_TERMS only. A stop word the synonyms read as an
  * abbreviation (written in capitals: « SA », société anonyme) is searched as its full form.
  */
-export function searchedWords(q: string, synonyms?: Synonyms): string[] {
+export function searchedWords(typed: string, synonyms?: Synonyms): string[] {
+  const q = asSearched(typed);
   const capitals = capitalsTell(q);
   const seen = new Set<string>();
   const words: string[] = [];

@@ -22,6 +22,17 @@ describe("buildSnippet", () => {
     );
   });
 
+  it("marks a word whole where the text decomposes its accent or breaks it with a soft hyphen", () => {
+    const snippet = buildSnippet(
+      "La re\u0301siliation engage les responsa\u00adbilités du gérant (10 µg).",
+      [],
+      [["résiliation"], ["responsabilité"], ["μg"]],
+    );
+    expect(snippet).toBe(
+      "La <mark>re\u0301siliation</mark> engage les <mark>responsa\u00adbilités</mark> du gérant (10 <mark>µg</mark>).",
+    );
+  });
+
   it("shows the passage holding the most terms, with an ellipsis on each side where the text goes on", () => {
     const snippet = buildSnippet(LONG, [], [["congé"], ["payé"], ["jours"]]);
     expect(snippet).toMatch(/^… /);

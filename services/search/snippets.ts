@@ -27,7 +27,8 @@ interface Token {
   key: string | null;
 }
 
-const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
+/** Within a word also: a combining accent, and the characters search drops (wordKey reads the word as search does). */
+const LETTER_OR_DIGIT = /^(?:[\p{L}\p{N}\p{M}\u00ad\u2060\ufeff]|\u200c|\u200d)$/u;
 
 /** The length (1 or 2 code units) of the letter or digit at i, 0 if it is neither (ASCII decided without a regular expression). */
 function wordCharacterLength(text: string, i: number): number {

@@ -35,18 +35,34 @@ export const ELIDED = ["l", "m", "t", "qu", "n", "s", "j", "d", "c", "jusqu", "q
 /** A stop word (lower case, accents folded): never a term, never marked in a snippet. */
 export const isStopWord = (folded: string) => STOP_WORDS.has(folded);
 
+/**
+ * A text as search reads it on every engine (the store's corpus_search_text, migration 025; the
+ * index engines' corpus_characters filter, dsl.ts): typographic spaces and the zero-width space as
+ * plain spaces, the characters that join or only hint at layout dropped (soft hyphen, zero-width
+ * joiners, word joiner, byte order mark: pasted from a PDF, « responsa­bilités » would be two
+ * words), the micro sign as the Greek letter, « º » as « ° », then composed accents (NFC, last, so
+ * that an accent a dropped character held apart composes too).
+ */
+export const asSearched = (text: string): string =>
+  text
+    .replace(/\u00ad|\u200c|\u200d|\u2060|\ufeff/g, "")
+    .replace(/[\u2000-\u200b\u202f\u205f\u3000]/g, " ")
+    .replaceAll("\u00b5", "\u03bc")
+    .replaceAll("\u00ba", "\u00b0")
+    .normalize("NFC");
+
 const stemmer = snowball.newStemmer("french");
 /** Keys by word as written (most words recur from text to text): one lookup a word. */
 const keys = new Map<string, string | null>();
 
 /**
- * A word's comparison key, as engines compare words: lower case, Snowball French stem, accents
+ * A word's comparison key, as engines compare words: read as search reads it (asSearched), lower case, Snowball French stem, accents
  * folded; null for a stop word (never matched, never marked).
  */
 export function wordKey(word: string): string | null {
   let key = keys.get(word);
   if (key === undefined) {
-    const lower = word.toLowerCase();
+    const lower = asSearched(word).toLowerCase();
     key = isStopWord(foldAccents(lower)) ? null : foldAccents(stemmer.stem(lower));
     if (keys.size > 200_000) keys.clear();
     keys.set(word, key);

@@ -364,7 +364,7 @@ export async function wordFrequencies(
     `SELECT NULL AS word, provisions AS n FROM search_totals
      UNION ALL
      SELECT w, (SELECT min(coalesce(l.df, 0))
-                FROM unnest(tsvector_to_array(to_tsvector('french_unaccent', w))) AS x(lexeme)
+                FROM unnest(tsvector_to_array(corpus_tsvector(w))) AS x(lexeme)
                      LEFT JOIN search_lexemes l ON l.lexeme = x.lexeme)
      FROM unnest($1::text[]) AS w`,
     [words],

@@ -129,7 +129,7 @@ export async function listGuideAbbreviations(db: Queryable): Promise<{
     `SELECT w AS word, count(x.lexeme)::int AS lexemes,
             coalesce(bool_or(greatest(l.df_text, l.df_headings) > 0), false) AS used
      FROM unnest($1::text[]) AS w
-          LEFT JOIN LATERAL unnest(tsvector_to_array(to_tsvector('french_unaccent', w))) AS x(lexeme) ON true
+          LEFT JOIN LATERAL unnest(tsvector_to_array(corpus_tsvector(w))) AS x(lexeme) ON true
           LEFT JOIN search_lexemes l ON l.lexeme = x.lexeme
      GROUP BY w`,
     [shorts],

@@ -11,8 +11,9 @@ const MIGRATION_LOCK = 726_150_001;
 /**
  * Applies the plain SQL migrations with Postgrator, in one transaction under an advisory lock,
  * so two processes starting together cannot both migrate and a failed migration leaves nothing.
+ * `to` stops at that migration ("024"): tests upgrade a store written by an earlier schema.
  */
-export async function migrate(db: Database): Promise<string[]> {
+export async function migrate(db: Database, to?: string): Promise<string[]> {
   return db.transaction(async (tx) => {
     await tx.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
     const postgrator = new Postgrator({
@@ -23,7 +24,7 @@ export async function migrate(db: Database): Promise<string[]> {
       execQuery: (sql) => tx.query(sql),
       execSqlScript: (sql) => tx.exec(sql),
     });
-    const applied = await postgrator.migrate();
+    const applied = await postgrator.migrate(to);
     return applied.map((migration) => migration.filename);
   });
 }

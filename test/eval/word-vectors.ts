@@ -40,7 +40,7 @@ export async function trainWordVectors(db: Queryable, withGuides = false): Promi
        FROM (SELECT row_number() OVER () AS n, t FROM (
                SELECT DISTINCT guide_title || ' ' || section_title || ' ' || paragraphs AS t
                FROM guide_citations) AS d) AS g,
-            unnest(to_tsvector('french_unaccent', g.t)) AS u, unnest(u.positions) AS x(pos)
+            unnest(corpus_tsvector(g.t)) AS u, unnest(u.positions) AS x(pos)
        GROUP BY g.n`,
     );
     rows.push(...guides.rows);

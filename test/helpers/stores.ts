@@ -16,15 +16,16 @@ export interface TestStore {
 export const STORE_KINDS = ["pglite", "postgres"] as const;
 export type StoreKind = (typeof STORE_KINDS)[number];
 
-export async function openTestStore(kind: StoreKind, label: string): Promise<TestStore> {
+/** `migrateTo` stops the schema at that migration ("024"), for a test that then upgrades it. */
+export async function openTestStore(kind: StoreKind, label: string, migrateTo?: string): Promise<TestStore> {
   if (kind === "pglite") {
     const db = await openDatabase({});
-    await migrate(db);
+    await migrate(db, migrateTo);
     return { db, dispose: () => db.close() };
   }
   const created = await createTestDatabase(label);
   const db = await openDatabase({ url: created.url, poolSize: 4 });
-  await migrate(db);
+  await migrate(db, migrateTo);
   return {
     db,
     url: created.url,

@@ -2,6 +2,7 @@ package corpus;
 
 import static org.elasticsearch.plugins.AnalysisPlugin.requiresAnalysisSettings;
 
+import java.io.Reader;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -10,6 +11,8 @@ import java.util.function.UnaryOperator;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.CharArraySet;
 import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.charfilter.MappingCharFilter;
+import org.apache.lucene.analysis.charfilter.NormalizeCharMap;
 import org.apache.lucene.analysis.core.UpperCaseFilter;
 import org.apache.lucene.analysis.en.EnglishMinimalStemFilter;
 import org.apache.lucene.analysis.en.EnglishPossessiveFilter;
@@ -24,10 +27,13 @@ import org.apache.lucene.analysis.util.ElisionFilter;
 import org.elasticsearch.common.settings.Settings;
 import org.elasticsearch.env.Environment;
 import org.elasticsearch.index.IndexSettings;
+import org.elasticsearch.index.analysis.AbstractCharFilterFactory;
 import org.elasticsearch.index.analysis.AbstractIndexAnalyzerProvider;
 import org.elasticsearch.index.analysis.AbstractTokenFilterFactory;
 import org.elasticsearch.index.analysis.Analysis;
 import org.elasticsearch.index.analysis.AnalyzerProvider;
+import org.elasticsearch.index.analysis.CharFilterFactory;
+import org.elasticsearch.index.analysis.NormalizingCharFilterFactory;
 import org.elasticsearch.index.analysis.NormalizingTokenFilterFactory;
 import org.elasticsearch.index.analysis.PreBuiltAnalyzerProviderFactory;
 import org.elasticsearch.index.analysis.PreConfiguredTokenFilter;
@@ -43,7 +49,8 @@ import org.tartarus.snowball.ext.FrenchStemmer;
  * the same names and settings, on the same Lucene classes: analyzer `french`; token filters
  * `elision` (articles, articles_case), `asciifolding` (preserve_original), `uppercase`,
  * `snowball` (language) and `stemmer` (language: french, light_french, minimal_french, the English
- * ones, or any Snowball stemmer). The server jar itself has the `standard` tokenizer and analyzer,
+ * ones, or any Snowball stemmer); char filter `mapping` (mappings: « key => value », \\uXXXX escapes,
+ * an empty value deletes the key). The server jar itself has the `standard` tokenizer and analyzer,
  * the `lowercase` normalizer and token filters `lowercase`, `stop` (with `_french_`), `shingle` and
  * `hunspell`, and the BM25 similarity. A filter Elasticsearch builds for every new index with empty
  * settings must accept them: only `elision` requires settings, as in the distribution.
@@ -58,6 +65,11 @@ public class FrenchAnalysisPlugin extends Plugin implements AnalysisPlugin {
         "uppercase", (index, env, name, settings) -> normalizing(name, UpperCaseFilter::new),
         "snowball", (index, env, name, settings) -> snowball(name, settings.get("language", "English")),
         "stemmer", StemmerFactory::new);
+  }
+
+  @Override
+  public Map<String, AnalysisProvider<CharFilterFactory>> getCharFilters() {
+    return Map.of("mapping", requiresAnalysisSettings(MappingFactory::new));
   }
 
   @Override
@@ -104,6 +116,59 @@ public class FrenchAnalysisPlugin extends Plugin implements AnalysisPlugin {
         return new SnowballFilter(in, stemmer);
       }
     };
+  }
+
+  /** `mapping`: each « key => value » rule, both sides trimmed and unescaped, as the distribution reads them. */
+  static final class MappingFactory extends AbstractCharFilterFactory implements NormalizingCharFilterFactory {
+    private final NormalizeCharMap map;
+
+    MappingFactory(IndexSettings index, Environment env, String name, Settings settings) {
+      super(name);
+      List<String> rules = Analysis.getWordList(env, settings, "mappings");
+      if (rules == null)
+        throw new IllegalArgumentException("mapping requires either `mappings` or `mappings_path` to be configured");
+      NormalizeCharMap.Builder builder = new NormalizeCharMap.Builder();
+      for (String rule : rules) {
+        int arrow = rule.indexOf("=>");
+        if (arrow < 0) throw new IllegalArgumentException("Invalid Mapping Rule : [" + rule + "]");
+        builder.add(unescape(rule.substring(0, arrow).trim()), unescape(rule.substring(arrow + 2).trim()));
+      }
+      map = builder.build();
+    }
+
+    @Override
+    public Reader create(Reader in) {
+      return new MappingCharFilter(map, in);
+    }
+
+    /** \\uXXXX, \\n, \\t, \\r, \\b, \\f and \\\\ read as the characters they name. */
+    private static String unescape(String s) {
+      StringBuilder out = new StringBuilder(s.length());
+      for (int i = 0; i < s.length(); i++) {
+        char c = s.charAt(i);
+        if (c != '\\') {
+          out.append(c);
+          continue;
+        }
+        if (++i >= s.length()) throw new IllegalArgumentException("Invalid escaped char in [" + s + "]");
+        char e = s.charAt(i);
+        switch (e) {
+          case 'n' -> out.append('\n');
+          case 't' -> out.append('\t');
+          case 'r' -> out.append('\r');
+          case 'b' -> out.append('\b');
+          case 'f' -> out.append('\f');
+          case 'u' -> {
+            if (i + 4 >= s.length())
+              throw new IllegalArgumentException("Invalid escaped char in [" + s + "]");
+            out.append((char) Integer.parseInt(s.substring(i + 1, i + 5), 16));
+            i += 4;
+          }
+          default -> out.append(e);
+        }
+      }
+      return out.toString();
+    }
   }
 
   static final class ElisionFactory extends AbstractTokenFilterFactory implements NormalizingTokenFilterFactory {
