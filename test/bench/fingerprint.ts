@@ -5,9 +5,8 @@ import type { Database } from "../../services/store/database.ts";
  * floor can be shown to have written the same rows. Generated ids and timestamps differ by nature
  * and are left out; a reference to a document or a provision is replaced by its public id. The
  * search vectors the database computed from the provisions' columns are digested apart
- * (`provisions.search_vector`): a load and its floor on one database must agree on them too, but
- * PGlite and a Postgres server can read a character differently (« nº », a soft hyphen), which is
- * a defect of the texts (see ingest.bench.ts), not of the floor.
+ * (`provisions.search_vector`) and must agree too, on either database: PGlite and a Postgres
+ * server read the texts through the same corpus_search_text (migration 025).
  */
 export type Fingerprint = Record<string, { rows: number; digest: string }>;
 
@@ -39,7 +38,7 @@ export async function fingerprint(db: Database): Promise<Fingerprint> {
   return result;
 }
 
-/** The search vectors' digest, which two databases may compute differently (see above). */
+/** The search vectors' digest (the one column ingest does not write: each database computes it). */
 export const SEARCH_VECTORS = "provisions.search_vector";
 
 /** Tables whose stored rows differ between two fingerprints (empty when they match). */
