@@ -38,6 +38,10 @@ const QUERIES: [string, string][] = [
   ["lendemain", "L6"],
 ];
 
+/** The characters from one code point to another, both included. */
+const range = (from: number, to: number) =>
+  Array.from({ length: to - from + 1 }, (_, i) => String.fromCodePoint(from + i));
+
 /** The number of the first article found. */
 const first = async (engine: SearchEngine, q: string) =>
   (await engine.search(searchQuery(q))).hits[0]?.publicId.replace("code-des-caracteres/", "");
@@ -76,6 +80,31 @@ describe("the same words on the embedded store and on a server", () => {
     expect(text).toContain("'responsabilit'");
     expect(text).toContain("'annuel'");
     expect(text).not.toContain("\u200b");
+  });
+
+  it("reads every character the rule names alike, translating and composing only where needed", async () => {
+    // migration 025's translate lists, and migration 026's character class that guards them.
+    const spaces = ["\u200b", ...range(0x2000, 0x200a), "\u202f", "\u205f", "\u3000"];
+    const dropped = ["\u00ad", "\u200c", "\u200d", "\u2060", "\ufeff"];
+    const cases: [string, string][] = [
+      ...spaces.map((c): [string, string] => [`a${c}b`, "a b"]),
+      ...dropped.map((c): [string, string] => [`a${c}b`, "ab"]),
+      ["10 \u00b5g", "10 \u03bcg"],
+      ["n\u00ba 3", "n\u00b0 3"],
+      ["re\u0301siliation", "r\u00e9siliation"],
+      ["re\u00ad\u0301siliation", "r\u00e9siliation"],
+      ["r\u00e9siliation du bail", "r\u00e9siliation du bail"],
+    ];
+    for (const [kind, store] of stores) {
+      const { rows } = await store.db.query<{ read: string }>(
+        "SELECT corpus_search_text(value) AS read FROM unnest($1::text[]) WITH ORDINALITY AS t(value, n) ORDER BY n",
+        [cases.map(([text]) => text)],
+      );
+      expect(
+        rows.map((r) => r.read),
+        kind,
+      ).toEqual(cases.map(([, read]) => read));
+    }
   });
 
   it("finds each article however the query writes the character, on the server", async () => {
@@ -125,7 +154,9 @@ describe.each(STORE_KINDS)("a %s store written before migration 025", (kind) => 
     const generation = async () =>
       Number((await store.db.query<{ value: string }>("SELECT value FROM search_generation")).rows[0]!.value);
     const before = await generation();
-    expect((await migrate(store.db)).map((file) => path.basename(file))).toEqual(["025.do.search-text.sql"]);
+    expect((await migrate(store.db, "025")).map((file) => path.basename(file))).toEqual([
+      "025.do.search-text.sql",
+    ]);
     expect(await generation()).toBe(before + 1);
     expect(await searchStatisticsDrift(store.db)).toMatchObject({
       missingPostings: 0,
@@ -143,5 +174,21 @@ describe.each(STORE_KINDS)("a %s store written before migration 025", (kind) => 
     } finally {
       await engine.close();
     }
+  });
+
+  it("keeps every vector through migration 026, which only reads the same text faster", async () => {
+    const vectors = async () =>
+      (await store.db.query<{ v: string }>("SELECT search_vector::text AS v FROM provisions ORDER BY id"))
+        .rows;
+    const generation = async () =>
+      (await store.db.query<{ value: string }>("SELECT value FROM search_generation")).rows[0]!.value;
+    const [before, generationBefore] = [await vectors(), await generation()];
+    expect((await migrate(store.db, "026")).map((file) => path.basename(file))).toEqual([
+      "026.do.search-text-nfc-check.sql",
+    ]);
+    expect(await vectors()).toEqual(before);
+    expect(await generation()).toBe(generationBefore);
+    await store.db.query("UPDATE provisions SET text = text");
+    expect(await vectors()).toEqual(before);
   });
 });
