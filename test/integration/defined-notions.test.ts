@@ -155,6 +155,28 @@ const DEFINITIONS: Array<[string, string]> = [
     "Le salarié qui justifie d'une ancienneté d'un an a droit à un congé de formation économique.",
     "congé de formation économique",
   ],
+  // What a clause says how to understand (migration 027): « X s'entend de / comme … ».
+  [
+    "Une période d'astreinte s'entend comme une période pendant laquelle le salarié doit être en mesure d'intervenir.",
+    "période d'astreinte",
+  ],
+  [
+    "Pour l'application du présent article, l'activité principale s'entend comme celle dans laquelle l'entreprise emploie le plus de salariés.",
+    "activité principale",
+  ],
+  [
+    "La pêche maritime à pied professionnelle, au sens du présent chapitre, s'entend de celle dont l'action vise la vente.",
+    "pêche maritime à pied professionnelle",
+  ],
+  [
+    "Le salarié est informé. La marge de distribution visée au premier alinéa s'entend de la différence entre deux prix.",
+    "marge de distribution",
+  ],
+  // …not after a condition, nor a subject pointing back, holding a relative, or « présent ».
+  ["Si la demande repose sur un motif personnel, l'établissement s'entend comme le lieu de travail.", ""],
+  ["La durée maximale hebdomadaire ci-dessus fixée s'entend de toute heure de travail effectif.", ""],
+  ["Les sommes qui sont versées s'entendent des primes.", ""],
+  ["Le présent chapitre s'entend des règles applicables aux salariés.", ""],
   // Qualities, not notions; and texts that define nothing.
   ["Sont considérés comme ayant la qualité de cadre dirigeant les cadres auxquels…", ""],
   ["Est réputée non écrite toute clause contraire.", ""],
