@@ -5,7 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ingestCanonicalFile } from "../../ingest/load.ts";
 import { parseConfig, repoRoot } from "../../services/core/config.ts";
 import { provisionsByPublicId } from "../../services/store/index-source.ts";
+import { migrate } from "../../services/store/migrate.ts";
 import { searchStatisticsDrift } from "../../services/store/search-statistics.ts";
+import { ingestInline, lawOf } from "../helpers/inline-acts.ts";
 import { openTestStore, STORE_KINDS, type TestStore } from "../helpers/stores.ts";
 
 /**
@@ -172,6 +174,16 @@ const DEFINITIONS: Array<[string, string]> = [
     "Le salarié est informé. La marge de distribution visée au premier alinéa s'entend de la différence entre deux prix.",
     "marge de distribution",
   ],
+  [
+    "Les revenus professionnels s'entendent des bénéfices de l'avant-dernière année.",
+    "revenus professionnels",
+  ],
+  // The subject ends at the clause's first « s'entend »; a word named as a word is that word.
+  ["La journée s'entend de la période de jour et la nuit s'entend de la période de nuit.", "journée"],
+  [
+    'Le terme " agents de direction " s\'entend des directeurs et des agents comptables.',
+    "agents de direction",
+  ],
   // …not after a condition, nor a subject pointing back, holding a relative, or « présent ».
   ["Si la demande repose sur un motif personnel, l'établissement s'entend comme le lieu de travail.", ""],
   ["La durée maximale hebdomadaire ci-dessus fixée s'entend de toute heure de travail effectif.", ""],
@@ -236,5 +248,56 @@ describe.each(STORE_KINDS)("defined notions on %s", (kind) => {
     expect(await guidesPostings()).toEqual([]);
     expect(await indexedGuides()).toBe("");
     expect(await searchStatisticsDrift(store.db)).toMatchObject({ missingPostings: 0, extraPostings: 0 });
+  });
+});
+
+describe.each(STORE_KINDS)("a %s store written before migration 027", (kind) => {
+  let store: TestStore;
+
+  beforeAll(async () => {
+    store = await openTestStore(kind, `notions_upgrade_${kind}`, "026");
+    await ingestInline(store.db, [
+      lawOf("UNDERSTOOD", "code-des-notions", "Code des notions", [
+        ["L1", "Une période d'astreinte s'entend comme une période pendant laquelle le salarié intervient."],
+        ["L2", "Le salarié est informé de son astreinte."],
+      ]),
+    ]);
+  });
+  afterAll(async () => {
+    await store?.dispose();
+  });
+
+  it("reads the notion of the provisions saying how to understand one, indexes them again, and keeps the statistics", async () => {
+    const guidesLexemes = async (number: string) =>
+      (
+        await store.db.query<{ lexeme: string }>(
+          `SELECT s.lexeme FROM search_postings s JOIN provisions p ON p.id = s.provision_id
+            WHERE p.number = $1 AND s.tf_guides > 0 ORDER BY s.lexeme`,
+          [number],
+        )
+      ).rows.map((r) => r.lexeme);
+    const generation = async () =>
+      Number((await store.db.query<{ value: string }>("SELECT value FROM search_generation")).rows[0]!.value);
+    expect(await guidesLexemes("L1")).toEqual([]);
+    await store.db.query("UPDATE search_outbox SET indexed_at = now() WHERE indexed_at IS NULL");
+    const before = await generation();
+
+    expect((await migrate(store.db, "027")).map((file) => path.basename(file))).toEqual([
+      "027.do.understood-notions.sql",
+    ]);
+
+    expect(await guidesLexemes("L1")).toEqual(["astreint", "period"]);
+    expect(await guidesLexemes("L2")).toEqual([]);
+    expect(await generation()).toBeGreaterThan(before);
+    const queued = await store.db.query<{ public_id: string }>(
+      "SELECT public_id FROM search_outbox WHERE indexed_at IS NULL ORDER BY public_id",
+    );
+    expect(queued.rows.map((r) => r.public_id)).toEqual(["code-des-notions/L1"]);
+    expect(await searchStatisticsDrift(store.db)).toMatchObject({
+      missingPostings: 0,
+      extraPostings: 0,
+      wrongFrequencies: 0,
+      wrongTotals: false,
+    });
   });
 });

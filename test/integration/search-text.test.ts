@@ -182,12 +182,13 @@ describe.each(STORE_KINDS)("a %s store written before migration 025", (kind) => 
         .rows;
     const generation = async () =>
       (await store.db.query<{ value: string }>("SELECT value FROM search_generation")).rows[0]!.value;
+    await migrate(store.db, "025");
     const [before, generationBefore] = [await vectors(), await generation()];
     expect((await migrate(store.db, "026")).map((file) => path.basename(file))).toEqual([
       "026.do.search-text-nfc-check.sql",
     ]);
-    expect(await vectors()).toEqual(before);
     expect(await generation()).toBe(generationBefore);
+    // Replacing the function recomputes nothing; writing the rows again makes 026 compute them.
     await store.db.query("UPDATE provisions SET text = text");
     expect(await vectors()).toEqual(before);
   });

@@ -20,10 +20,17 @@ CREATE TEMP TABLE migration_027_before AS
 -- Each notion the text says how to understand: the subject of each clause of that shape.
 CREATE FUNCTION corpus_understood_notions(body text) RETURNS SETOF text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   -- The name ends before a reference to other text (« visée au premier alinéa », « au titre de
-  -- l'article 64 bis »), as corpus_notion ends it before « mentionné » or « prévu ».
-  SELECT corpus_notion(regexp_replace(m[1], '\s(visée?s?|exigée?s?|au\s+titre)\M.*$', '', 'i'))
+  -- l'article 64 bis »), as corpus_notion ends it before « mentionné » or « prévu »; a word the
+  -- clause names as a word (« Le terme " agents de direction " s'entend… ») is that word. The
+  -- subject stops at the clause's first « s'entend » (a regular expression whose first quantifier
+  -- is greedy is greedy throughout, in Postgres: the lazy {1,150}? alone would run on to the last).
+  SELECT corpus_notion(translate(
+      regexp_replace(
+        regexp_replace(m[1], '\s(visée?s?|exigée?s?|au\s+titre)\M.*$', '', 'i'),
+        '^(?:les?\s+)?(?:termes?|mots?|expressions?)\s+(?=["«“])', '', 'i'),
+      '"«»“”', '     '))
     FROM regexp_matches(body,
-      '(?:^|[.;:]\s+)(?:(?:au\s+sens|pour\s+l[''’]application)\M[^,;.:]{1,120},\s+)?((?:les?\s|la\s|l[''’]|une?\s)[^,;.:()«»]{1,150}?)(?:,\s+au\s+sens\M[^,;.:]{1,120},)?\s+s[''’]entend(?:ent)?\s+(?:comme|de|d[''’]|du|des)\M',
+      '(?:^|[.;:]\s+)(?:(?:au\s+sens|pour\s+l[''’]application)\M[^,;.:]{1,120},\s+)?((?:les?\s|la\s|l[''’]|une?\s)(?:(?!\ms[''’]entend)[^,;.:()«»]){1,150}?)(?:,\s+au\s+sens\M[^,;.:]{1,120},)?\s+s[''’]entend(?:ent)?\s+(?:comme|de|d[''’]|du|des)\M',
       'gi') AS m
    WHERE m[1] !~* '^(les?|la|une?)\s(présente?s?|fait|même|dernier|dernière)\M'
      -- A subject pointing back (« La durée maximale hebdomadaire ci-dessus fixée ») names nothing by
