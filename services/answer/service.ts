@@ -7,6 +7,7 @@ import { type NamedDocument, type Spelling, searchCorpus } from "../corpus/searc
 import { searchVocabulary } from "../corpus/vocabulary.ts";
 import type { AppContext } from "../runtime/context.ts";
 import type { SearchHit } from "../search/engine.ts";
+import { hoursSpelled } from "../search/numbers.ts";
 import type { PlanRow } from "../store/access.ts";
 import { logAnswer } from "../store/answer-log.ts";
 import { type ProvisionText, provisionTexts, wordFrequencies } from "../store/corpus-queries.ts";
@@ -193,7 +194,10 @@ export async function answerQuestion(
     // The words naming an agreement or a code are no words its sentences must state (they never say « Syntec »).
     // A word read otherwise is read so here too: its sentences state « conventionnelle », not the typed « conventionelle ».
     const vocabulary = await searchVocabulary(ctx.db, ctx.synonyms);
-    const question = vocabulary.canonical(spelling?.readAs ?? namedDocument?.searched ?? request.question);
+    // « 35h » is « 35 heures »: its sentences must state « heures », not the word « 35h » none writes.
+    const question = vocabulary.canonical(
+      hoursSpelled(spelling?.readAs ?? namedDocument?.searched ?? request.question),
+    );
     const composed = composeExtractive(
       question,
       sources,

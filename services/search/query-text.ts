@@ -1,4 +1,5 @@
 import { foldAccents } from "../core/public-ids.ts";
+import { numbersIn } from "./numbers.ts";
 import { capitalsTell, type Synonyms } from "./synonyms.ts";
 import { asSearched, ELIDED, isStopWord } from "./words.ts";
 
@@ -78,11 +79,14 @@ export function queryTerms(typed: string, synonyms: Synonyms): string[][] {
   const capitals = capitalsTell(q);
   const spelt = ` ${comparable(q)} `;
   const meant = everydayReadings(q, synonyms);
+  // A number typed on its own (« 35h », « 50 salariés ») is also searched as the codes write it.
+  const numbers = new Map(numbersIn(q).map((n) => [n.typed.toLowerCase(), n.searched]));
   return searchedWords(q, synonyms).flatMap((word) => {
     const read = comparable(word)
       .split(" ")
       .flatMap((part) => meant.get(part) ?? []);
-    const alternatives = [...new Set([...synonyms.alternatives(word, capitals), ...read])];
+    const written = numbers.get(word.toLowerCase()) ?? [];
+    const alternatives = [...new Set([...synonyms.alternatives(word, capitals), ...read, ...written])];
     // An abbreviation the query spells out (« l'activité partielle (AP) ») is no term of its own:
     // the query's own words already search its full form.
     if (alternatives.some((a, i) => i > 0 && a.includes(" ") && spelt.includes(` ${comparable(a)} `)))

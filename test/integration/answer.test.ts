@@ -10,6 +10,7 @@ import {
   startTestApi,
   type TestApi,
 } from "../helpers/api.ts";
+import { ingestInline, lawOf } from "../helpers/inline-acts.ts";
 
 /**
  * POST /api/v1/answer on a small real corpus (a Code du travail excerpt): extractive answers
@@ -95,6 +96,12 @@ describe("POST /api/v1/answer", () => {
   beforeAll(async () => {
     api = await startTestApi("pglite", { redis: false, label: "answer" });
     answerKey = api.keys.all!;
+    // An act stating a number in words, as the codes do.
+    await ingestInline(api.store.db, [
+      lawOf("HOURS", "loi-heures", "Loi sur la durée du travail", [
+        ["1", "La durée légale de travail effectif est fixée à trente-cinq heures par semaine."],
+      ]),
+    ]);
   });
   afterAll(async () => api?.close());
 
@@ -132,6 +139,21 @@ describe("POST /api/v1/answer", () => {
     expect(body.data.question).toBe(ESSAI.replace("essai", "esai"));
     expect(body.data.evidence).toBe("sufficient");
     expect(body.data.answer.sentences[0].citations).toEqual(["code-du-travail/L1221-19"]);
+  });
+
+  it("reads « 35h » as hours, and needs no sentence to state the number", async () => {
+    // « 35h » is « 35 heures »: search finds « trente-cinq heures », the sentence states « heures ».
+    const hours = await ask({
+      question: "Quelle est la durée légale de travail effectif : 35h par semaine ?",
+    });
+    expect(hours.status).toBe(200);
+    expect(hours.body.data.evidence).toBe("sufficient");
+    expect(hours.body.data.unstated_words).toEqual([]);
+    expect(hours.body.data.answer.sentences[0].citations).toEqual(["loi-heures/1"]);
+    // A question checking a quantity is answered by the provision stating another (« quatre mois »).
+    const trial = await ask({ question: "La période d'essai des cadres est-elle de 6 mois ?" });
+    expect(trial.body.data.evidence).toBe("sufficient");
+    expect(trial.body.data.answer.sentences[0].citations).toEqual(["code-du-travail/L1221-19"]);
   });
 
   it("says the evidence is insufficient rather than invent", async () => {

@@ -272,6 +272,22 @@ const payAct = {
 };
 
 /**
+ * Numbers: the law writes them in words (« trente-cinq heures »), people in digits (« 35h »); an
+ * article number holds digits too.
+ */
+const hoursAct = {
+  ...rarityAct,
+  source: { name: "canonical", documentId: "HOURS", version: null },
+  publicId: "loi-heures",
+  title: "Loi sur la durée du travail",
+  provisions: [
+    "La durée légale de travail effectif est fixée à trente-cinq heures par semaine.",
+    "Le salarié de moins de dix-huit ans bénéficie d'un repos quotidien.",
+    "Les heures accomplies au-delà de la durée prévue à l'article L. 3121-35 sont majorées.",
+  ].map(numbered("HOURS")),
+};
+
+/**
  * Acts (the synonyms file's `acts`): people write the verb, the law the noun of its act or the
  * verb's participle, which French stemming keeps apart (« démissionner », « démission »;
  * « rompre », « rupture », « rompu »).
@@ -310,6 +326,7 @@ describe.each(ENGINE_KINDS)("search contract: %s", (kind) => {
         reachLaw,
         reachAgreement,
         payAct,
+        hoursAct,
         openingAct,
         actsAct,
       ],
@@ -410,6 +427,18 @@ describe.each(ENGINE_KINDS)("search contract: %s", (kind) => {
     expect((await engine.search(query("bulletin de paie", { document: "loi-paie" }))).hits[0]?.publicId).toBe(
       "loi-paie/1",
     );
+  });
+
+  it("searches a number typed in digits as the law writes it too, in words", async () => {
+    const inHours = async (q: string) => await engine.search(query(q, { document: "loi-heures" }));
+    // « 35h » is « trente-cinq heures »; the provision citing article L. 3121-35 holds « heures »
+    // and « 35 » apart, not the phrase, and the words of the number nowhere.
+    const hours = await inHours("35h");
+    expect(hours.hits.map((h) => h.publicId)).toEqual(["loi-heures/1"]);
+    expect(hours.hits[0]?.snippet).toContain("<mark>trente</mark>-<mark>cinq</mark> <mark>heures</mark>");
+    const minors = await inHours("18 ans");
+    expect(minors.hits[0]?.publicId).toBe("loi-heures/2");
+    expect(minors.holdsEveryTerm).toBe(true);
   });
 
   it("searches an abbreviation the guides define as its full form, given the store's vocabulary", async () => {
