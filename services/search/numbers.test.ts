@@ -37,7 +37,10 @@ describe("numbersIn", () => {
       [],
     );
     // What follows one is read (« 1 500 »'s second part alone is no number of its own).
-    expect(typed("L. 3121-35 35h, 2016 48h, Noël 25")).toEqual(["35h", "48h", "25"]);
+    expect(typed("L. 3121-35 35h, 2016 48h, Noël 25, sûr 5")).toEqual(["35h", "48h", "25", "5"]);
+    expect(typed("numéro 12, § 3, IDCC 843, CC 66, al 2, 10 pour cent, 50 EUR, 50 $, 2  500")).toEqual([]);
+    // « 06h » is hours, six of them.
+    expect(numbersIn("de 21h à 06h").map((n) => n.searched[0])).toEqual(["21 heures", "6 heures"]);
     // Years, dates, decimals, grouped amounts, percentages, sums, words holding digits.
     expect(typed("formation 2019, le 01/05, 1,5 jour, 1 500 salariés, 10 % 10%, 50 € 50 euros")).toEqual([]);
     expect(typed("la loi du 8 août 2016, le 14 Juillet, 25 decembre")).toEqual([]);

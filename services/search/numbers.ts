@@ -25,22 +25,25 @@ const MONTHS =
   "janvier|f[ée]vrier|mars|avril|mai|juin|juillet|ao[uû]t|septembre|octobre|novembre|d[ée]cembre";
 
 /**
- * A number standing on its own, « h » (hours) optionally after it: not part of an article's
- * number or a paragraph's (« L1242-8 », « L. 1242 », « article 12 », « art. 4 », « alinéa 2 »), a
- * date (« 01/05 », « 8 août »), a decimal (« 1,5 »), a grouped amount (« 1 500 »), a percentage or
- * a sum of money, which the codes write in digits themselves; nor a word (« 13e », « cc66 »).
+ * A number standing on its own, « h » (hours) optionally after it: not the number right after
+ * « article », « alinéa », « numéro », « § » or an agreement's « IDCC » (« L1242-8 », « L. 1242 »,
+ * « art. 4 », « al 2 », « IDCC 843 »), a date (« 01/05 », « 8 août »), a decimal (« 1,5 »), a grouped
+ * amount (« 1 500 »), a percentage (« 10 % », « 10 pour cent ») or a sum of money, which the codes
+ * write in digits themselves; nor a word (« 13e », « cc66 »). « 35 h », spaced, is not read as
+ * hours.
  */
 const STANDALONE = new RegExp(
   [
     "(?<![\\p{L}\\p{N}°§'’/-])", // inside a word or a number
     "(?<!\\p{N}[.,])", // a decimal's second part
-    "(?!(?<=\\p{N}\\s)\\p{N}{3}(?!\\p{N}))", // a grouped amount's second part
-    "(?<!(?<![\\p{L}\\p{N}])(?:articles?|art\\.?|al\\.|alin[ée]as?|n°|no|[lrd]\\.?)\\s*)", // an article's number
+    "(?!(?<=\\p{N}\\s+)\\p{N}{3}(?!\\p{N}))", // a grouped amount's second part
+    // An article's, a paragraph's or an agreement's number (« IDCC 843 », « CC 66 »).
+    "(?<!(?<![\\p{L}\\p{N}])(?:articles?|art\\.?|al\\.?|alin[ée]as?|num[ée]ros?|n°|no|§|[lrd]\\.?|idcc|cc)\\s*)",
     "(\\d{1,4})(h)?",
     "(?![\\p{L}\\p{N}°%€$/-])",
     "(?![.,]\\p{N})", // a decimal
-    "(?!\\s\\p{N}{3}(?!\\p{N}))", // an amount grouped by thousands
-    "(?!\\s*(?:%|€|euros?\\b))", // a percentage, a sum
+    "(?!\\s+\\p{N}{3}(?!\\p{N}))", // an amount grouped by thousands
+    "(?!\\s*(?:%|€|\\$|pour\\s+cent\\b|eur(?:os?)?\\b))", // a percentage, a sum
     `(?!\\s+(?:${MONTHS})(?![\\p{L}]))`, // a day of a date
   ].join(""),
   "giu",
@@ -66,7 +69,8 @@ export function numbersIn(text: string): NumberFound[] {
   return [...text.matchAll(STANDALONE)].flatMap((match) => {
     const [typed, digits, hours] = match;
     const n = Number(digits);
-    if (digits!.startsWith("0") || n < 2 || isYear(n)) return [];
+    // « 06h » is six hours; « 01 » or « 2019 » alone is no quantity the codes write in words.
+    if (n < 2 || (!hours && (digits!.startsWith("0") || isYear(n)))) return [];
     const words = toCardinal(n);
     if (!hours && UNREADABLE.test(words)) return [];
     const written = hours ? `${words.replace(/\bun$/, "une")} heures` : words;
