@@ -9,7 +9,15 @@ import {
 } from "./extractive.ts";
 import { checkReply, quotedSpans } from "./generative.ts";
 import { evidenceNote, INSUFFICIENT_NOTE } from "./service.ts";
-import { definedAbbreviations, keyTerms, quotedIn, splitSentences, stem, wordsBehind } from "./text.ts";
+import {
+  definedAbbreviations,
+  keyTerms,
+  layReadings,
+  quotedIn,
+  splitSentences,
+  stem,
+  wordsBehind,
+} from "./text.ts";
 
 const ESSAI = {
   publicId: "code-du-travail/L1221-19",
@@ -134,6 +142,49 @@ describe("composeExtractive", () => {
     const answer = composeExtractive("Qui a droit aux congés payés ?", [conges], 3, rarity);
     expect(answer.evidence).toBe("sufficient");
     expect(answer.sentences).toEqual([{ text: conges.text, citations: [conges.publicId] }]);
+  });
+
+  it("reads a sentence stating a lay word's reading as stating the word (« vacances », « congés payés »)", () => {
+    const conges = {
+      publicId: "code-du-travail/L3141-3",
+      text: "Le salarié a droit à un congé payé de deux jours et demi ouvrables par mois de travail effectif chez le même employeur.",
+    };
+    const lay = Synonyms.parse(
+      "version: 1\ngroups: []\nlay:\n  - [vacances, congés payés]\n  - [patron, employeur]\n",
+      "synonyms.yaml",
+    );
+    const rarity = rarityOver([conges.text, ...OTHER_TEXTS]);
+    const question = "Le salarié a-t-il droit à des vacances ?";
+    const readings = layReadings(question, lay);
+    expect(readings).toEqual(new Map([["vacanc", [["cong", "pai"]]]]));
+    const read = composeExtractive(question, [conges], 3, rarity, readings);
+    expect(read).toMatchObject({ evidence: "sufficient", unstated: [] });
+    // Without the reading, « vacances » is a rare word no sentence states.
+    expect(composeExtractive(question, [conges], 3, rarity)).toMatchObject({
+      evidence: "insufficient",
+      unstated: ["vacanc"],
+    });
+    // As search reads them: « vacance » (de poste) is a vacancy, « chèques-vacances » one word.
+    expect(layReadings("La vacance du poste", lay).size).toBe(0);
+    expect(layReadings("Qui finance les chèques-vacances ?", lay).size).toBe(0);
+    // A reading is stated as search matches a phrase: its words one after another.
+    const unpaid = {
+      publicId: "maternite",
+      text: "Le congé de maternité du salarié n'est pas payé par l'employeur.",
+    };
+    const apart = composeExtractive(question, [unpaid], 3, rarity, readings);
+    expect(apart.unstated).toContain("vacanc");
+    // « employeur » states « patron », « employés » does not (the crude stem would join them).
+    const patron = layReadings("Mon patron peut-il modifier la période d'essai ?", lay);
+    expect(patron).toEqual(new Map([["patron", [["employeur"]]]]));
+    const employees = composeExtractive(
+      "Mon patron peut-il modifier la période d'essai ?",
+      [ESSAI],
+      3,
+      RARITY,
+      patron,
+    );
+    expect(employees.unstated).toContain("patron");
   });
 
   it("says insufficient when no sentence covers enough of the question", () => {

@@ -1,4 +1,4 @@
-import { keyTerms, OMISSION, splitSentences, stem } from "./text.ts";
+import { keyTerms, OMISSION, phraseKeys, splitSentences, stem } from "./text.ts";
 
 /**
  * The extractive composer: the answer is made of sentences taken verbatim from the retrieved
@@ -143,10 +143,10 @@ interface Candidate {
 }
 
 /** A sentence's length in words, or its lead-in's when the list after it adds no question word. */
-function matchingLength(c: Candidate): number {
+function matchingLength(c: Candidate, states: (text: string) => Set<string>): number {
   const leadIn = leadInOf(c.text);
   if (leadIn) {
-    const stated = wordsOf(leadIn);
+    const stated = states(leadIn);
     if ([...c.own].every((t) => stated.has(t))) return wordCount(leadIn);
   }
   return wordCount(c.text);
@@ -161,6 +161,27 @@ const wordsOf = (text: string) =>
   );
 
 /**
+ * The question's terms a text states: a term among its words, or one of the term's readings (the
+ * codes' words for a lay word: « congés payés » states « vacances »), its words one after another
+ * as search matches a phrase (phraseKeys).
+ */
+function statedTerms(
+  text: string,
+  terms: readonly string[],
+  readings: ReadonlyMap<string, readonly string[][]>,
+): Set<string> {
+  const words = wordsOf(text);
+  const keys = readings.size > 0 ? ` ${phraseKeys(text).join(" ")} ` : "";
+  return new Set(
+    terms.filter(
+      (term) =>
+        words.has(term) ||
+        readings.get(term)?.some((reading) => reading.length > 0 && keys.includes(` ${reading.join(" ")} `)),
+    ),
+  );
+}
+
+/**
  * How rare each question term is in the whole corpus: the number of provisions that use it, out
  * of corpusSize. A word most provisions use ("salarié", "travail") says little about what a
  * question asks; a rare one ("rupture", "dimanche") says much.
@@ -172,26 +193,30 @@ export interface TermRarity {
   ignored?: ReadonlySet<string>;
 }
 
+/**
+ * `readings`: the codes' words each of the question's terms may be stated by (its lay words'
+ * readings, layReadings); a term is otherwise stated by itself only.
+ */
 export function composeExtractive(
   question: string,
   sources: Source[],
   maxSentences: number,
   rarity: TermRarity,
+  readings: ReadonlyMap<string, readonly string[][]> = new Map(),
 ): Composition {
   // A word the corpus never uses weighs the most: no provision can be evidence for it, and a
   // question that hinges on it ("TVA" in a labour code) is not answered by the other words.
   const questionTerms = keyTerms(question).filter((t) => !rarity.ignored?.has(t));
   if (questionTerms.length === 0)
     return { sentences: [], evidence: "insufficient", coverage: 0, unstated: [] };
+  const states = (text: string) => statedTerms(text, questionTerms, readings);
 
   const candidates: Candidate[] = sources.flatMap((source, i) => {
     const sentences = splitSentences(source.text);
-    const context = wordsOf(
+    const context = states(
       [...(source.headings ?? []), quotable(sentences[0] ?? "") ?? "", source.guides ?? ""].join(" "),
     );
-    const headed = new Set(
-      [...wordsOf((source.headings ?? []).join(" "))].filter((t) => questionTerms.includes(t)),
-    );
+    const headed = states((source.headings ?? []).join(" "));
     return sentences.flatMap((sentence, position) => {
       // A long sentence with nothing to quote of it as evidence is still the provision's own
       // words: quoted whole, it may stand as context (L1132-1, the one sentence of 300 words that
@@ -199,13 +224,13 @@ export function composeExtractive(
       const quotes = quotables(sentence);
       const contextOnly = quotes.length === 0;
       return (contextOnly ? [sentence] : quotes).map((text) => {
-        const stated = [...wordsOf(text)].filter((t) => questionTerms.includes(t));
+        const stated = states(text);
         return {
           source: i,
           position,
           text,
-          own: new Set(stated),
-          terms: new Set([...stated, ...[...context].filter((t) => questionTerms.includes(t))]),
+          own: stated,
+          terms: new Set([...stated, ...context]),
           headed,
           score: 0,
           coverage: 0,
@@ -236,7 +261,7 @@ export function composeExtractive(
     // An enumeration whose lead-in already states every question word the sentence states is as
     // long as its lead-in: the list is the answer it announces ("… dont la durée maximale est :
     // 1° … de deux mois ; …"), not more words that happen to match.
-    c.score = evidenceOf(c.own, c.terms) / Math.sqrt(Math.max(1, matchingLength(c) / 25));
+    c.score = evidenceOf(c.own, c.terms) / Math.sqrt(Math.max(1, matchingLength(c, states) / 25));
   }
 
   // Each retrieved provision offers its best sentence when that sentence covers enough of the

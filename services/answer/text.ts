@@ -1,5 +1,7 @@
 import { foldAccents } from "../core/public-ids.ts";
-import { ASKING_VERBS } from "../search/query-text.ts";
+import { ASKING_VERBS, queryWords } from "../search/query-text.ts";
+import type { Synonyms } from "../search/synonyms.ts";
+import { wordKey } from "../search/words.ts";
 
 /**
  * Sentences and words of French legal text, for composing answers. Pure.
@@ -123,3 +125,24 @@ export function wordsBehind(text: string, terms: readonly string[]): string[] {
   }
   return terms.flatMap((term) => written.get(term) ?? []);
 }
+
+/**
+ * The readings of the lay words a question uses (the synonyms file's `lay`: « vacances », then
+ * « congés payés »), by the question's term (stem), each as the keys search compares a phrase's
+ * words by (wordKey, stop words left out): a sentence holding a reading's words one after another
+ * states the lay word (statedTerms). The question's words are read as search reads them: written
+ * as the lay word (« vacance », a vacancy, is not « vacances »), a hyphenated word whole
+ * (« chèques-vacances » is no « vacances »).
+ */
+export function layReadings(question: string, synonyms: Synonyms): Map<string, string[][]> {
+  const readings = new Map<string, string[][]>();
+  for (const word of queryWords(question)) {
+    const meant = synonyms.layReadings(word);
+    if (meant) readings.set(stem(word), meant.map(phraseKeys));
+  }
+  return readings;
+}
+
+/** The keys search compares a text's words by, in order, stop words left out. */
+export const phraseKeys = (text: string): string[] =>
+  (text.match(/[\p{L}\p{N}]+/gu) ?? []).flatMap((word) => wordKey(word) ?? []);

@@ -88,9 +88,12 @@ export function queryTerms(typed: string, synonyms: Synonyms): string[][] {
     const written = numbers.get(word.toLowerCase()) ?? [];
     const alternatives = [...new Set([...synonyms.alternatives(word, capitals), ...read, ...written])];
     // An abbreviation the query spells out (« l'activité partielle (AP) ») is no term of its own:
-    // the query's own words already search its full form.
-    if (alternatives.some((a, i) => i > 0 && a.includes(" ") && spelt.includes(` ${comparable(a)} `)))
-      return [];
+    // the query's own words already search its full form. A lay word is more than its reading
+    // (« congés payés pendant les vacances scolaires »): it stays.
+    const spelledOut = alternatives.some(
+      (a, i) => i > 0 && a.includes(" ") && spelt.includes(` ${comparable(a)} `),
+    );
+    if (spelledOut && !synonyms.layReadings(word)) return [];
     // A stop word read as an abbreviation (« SA ») is searched by its full form alone.
     return [alternatives.filter((alternative) => !isStopWord(foldAccents(alternative).toLowerCase()))];
   });

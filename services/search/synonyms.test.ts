@@ -170,6 +170,59 @@ acts:
     expect(wrong("  - [CDD, rompre]\n")).toThrow(/acts.0: "CDD" is in group 0/);
   });
 
+  it("reads a lay word as the codes' words too, one way, and never rewrites it for answers (lay)", () => {
+    const lay = Synonyms.parse(
+      `version: 1
+groups:
+  - [contrat à durée déterminée, CDD]
+lay:
+  - [alcool, boisson alcoolisée]
+  - [vacances, congés payés]
+`,
+      "synonyms.yaml",
+    );
+    expect(lay.alternatives("Alcool")).toEqual(["Alcool", "boisson alcoolisée"]);
+    // As written: « vacance » (de poste) is a vacancy, not the holidays.
+    expect(lay.alternatives("vacances")).toEqual(["vacances", "congés payés"]);
+    expect(lay.alternatives("vacance")).toEqual(["vacance"]);
+    // One way: the codes' words are searched as written.
+    expect(queryTerms("boisson alcoolisée", lay)).toEqual([["boisson"], ["alcoolisée"]]);
+    expect(queryTerms("Le taux d'alcool autorisé", lay)).toEqual([
+      ["taux"],
+      ["alcool", "boisson alcoolisée"],
+      ["autorisé"],
+    ]);
+    // A lay word is more than its reading: a query writing both keeps it (unlike an abbreviation
+    // the query spells out).
+    expect(queryTerms("congés payés pendant les vacances scolaires", lay)).toEqual([
+      ["congés"],
+      ["payés"],
+      ["pendant"],
+      ["vacances", "congés payés"],
+      ["scolaires"],
+    ]);
+    // Answers read the question as asked: « taux d'alcool » stays what it is.
+    expect(lay.canonical("Le taux d'alcool en CDD")).toBe("Le taux d'alcool en contrat à durée déterminée");
+  });
+
+  it("names the file and the entry when a lay word is wrong", () => {
+    const wrong = (lay: string) => () =>
+      Synonyms.parse(
+        `version: 1\ngroups:\n  - [CDD, contrat court]\nacts:\n  - [rupture, rompre]\nlay:\n${lay}`,
+        "synonyms.yaml",
+      );
+    expect(wrong("  - [alcool]\n")).toThrow(/synonyms.yaml: lay.0: a lay word needs the codes' words/);
+    expect(wrong("  - [taux d'alcool, alcoolémie]\n")).toThrow(/lay.0: a lay word is a single word/);
+    expect(wrong("  - [alcool, boisson]\n  - [Alcool, ivresse]\n")).toThrow(
+      /lay.1: "Alcool" is the lay word of entry 0/,
+    );
+    expect(wrong("  - [cdd, contrat]\n")).toThrow(/lay.0: "cdd" is in group 0/);
+    expect(wrong("  - [rompre, rupture]\n")).toThrow(/lay.0: "rompre" is a word of an act/);
+    expect(wrong("  - [vacances, la vacance]\n")).toThrow(/lay.0: "vacances" is read as itself/);
+    expect(wrong("  - [sont, existent]\n")).toThrow(/lay.0: "sont" is a stop word/);
+    expect(wrong("  - [alcool, de la]\n")).toThrow(/lay.0: "alcool" is read as "de la", stop words only/);
+  });
+
   it("loads the repository's file", () => {
     const bundled = Synonyms.bundled();
     expect(bundled.groups.length).toBeGreaterThan(20);

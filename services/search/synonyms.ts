@@ -35,6 +35,14 @@ const fileSchema = z
           .min(2, "an act needs its noun and at least one form of its verb"),
       )
       .default([]),
+    lay: z
+      .array(
+        z
+          .array(z.string().trim().min(1))
+          .min(2, "a lay word needs the codes' words for what it means")
+          .refine(([word]) => /^\p{L}+$/u.test(word!), "a lay word is a single word, written first"),
+      )
+      .default([]),
   })
   .strict();
 
@@ -99,12 +107,17 @@ export class Synonyms {
   /** The file's acts (noun first, then verb forms) by the key (wordKey) of each verb form. */
   private readonly actsByVerb = new Map<string, string[]>();
 
+  /** The codes' words for what each lay word means, by the lay word (folded, lower case). */
+  private readonly layByWord = new Map<string, string[]>();
+
   private constructor(
     readonly groups: string[][],
     readonly file: string,
     abbreviations: AbbreviationReading[] = [],
     readonly acts: string[][] = [],
+    readonly lay: string[][] = [],
   ) {
+    for (const [word, ...meant] of lay) this.layByWord.set(key(word!), meant);
     for (const act of acts)
       for (const form of act.slice(1)) {
         const stem = wordKey(form);
@@ -129,7 +142,7 @@ export class Synonyms {
 
   /** These synonyms and the abbreviations the guides define, for words the file has no group for. */
   withAbbreviations(abbreviations: AbbreviationReading[]): Synonyms {
-    return new Synonyms(this.groups, this.file, abbreviations, this.acts);
+    return new Synonyms(this.groups, this.file, abbreviations, this.acts, this.lay);
   }
 
   /** How many of the guides' abbreviations may be read (those the file does not already name). */
@@ -153,7 +166,7 @@ export class Synonyms {
   static readonly none = new Synonyms([], "(none)");
 
   static parse(source: string, file: string): Synonyms {
-    const { groups, acts } = parseRulesFile(source, file, fileSchema);
+    const { groups, acts, lay } = parseRulesFile(source, file, fileSchema);
     const seen = new Map<string, number>();
     for (const [i, group] of groups.entries())
       for (const member of group) {
@@ -167,7 +180,8 @@ export class Synonyms {
         seen.set(key(member), i);
       }
     Synonyms.checkActs(acts, file, seen);
-    return new Synonyms(groups, file, [], acts);
+    Synonyms.checkLay(lay, acts, file, seen);
+    return new Synonyms(groups, file, [], acts, lay);
   }
 
   /**
@@ -208,6 +222,37 @@ export class Synonyms {
       }
   }
 
+  /**
+   * A lay word is a word of its own (no stop word), of no group and no act, listed once, and each
+   * of its readings has words (not stop words only) and is not the word itself: every word has one
+   * reading. Errors name the file and the entry (`lay.2`).
+   */
+  private static checkLay(
+    lay: string[][],
+    acts: string[][],
+    file: string,
+    groupOf: Map<string, number>,
+  ): void {
+    const actForms = new Set(acts.flat().map(wordKey));
+    const seen = new Map<string, number>();
+    for (const [i, [word, ...meant]] of lay.entries()) {
+      const fail = (why: string) => new InputError(file, `lay.${i}`, `"${word}" ${why}`);
+      const stem = wordKey(word!);
+      if (stem === null) throw fail("is a stop word: nothing to read");
+      if (groupOf.has(key(word!)))
+        throw fail(`is in group ${groupOf.get(key(word!))}: a word has one reading`);
+      if (actForms.has(stem)) throw fail("is a word of an act: a word has one reading");
+      if (seen.has(key(word!))) throw fail(`is the lay word of entry ${seen.get(key(word!))} already`);
+      for (const phrase of meant) {
+        const words = phraseWords(phrase);
+        if (words.length === 0) throw fail(`is read as "${phrase}", stop words only: nothing to search`);
+        if (words.every((w) => w.stem === stem))
+          throw fail("is read as itself: list the codes' words for what it means");
+      }
+      seen.set(key(word!), i);
+    }
+  }
+
   static load(file: string): Synonyms {
     let source: string;
     try {
@@ -237,7 +282,19 @@ export class Synonyms {
     const stem = wordKey(word);
     const act = stem === null ? undefined : this.actsByVerb.get(stem);
     if (act) return [word, ...act.filter((form) => wordKey(form) !== stem)];
+    // A lay word (« alcool ») also searches the codes' words for what it means (« boisson
+    // alcoolisée »), as written: « vacances » is the holidays, « vacance » (de poste) a vacancy.
+    const meant = this.layReadings(word);
+    if (meant) return [word, ...meant];
     return [word];
+  }
+
+  /**
+   * The codes' words a lay word means (the file's `lay`: « vacances », « congés payés »), the word
+   * as written, accents and case aside; undefined for any other word.
+   */
+  layReadings(word: string): readonly string[] | undefined {
+    return this.layByWord.get(key(word));
   }
 
   /**

@@ -11,7 +11,7 @@ import { UsageLimiter } from "../../services/access/rate-limits.ts";
 import { UsageMeter } from "../../services/access/usage-meter.ts";
 import { composeExtractive, type Source } from "../../services/answer/extractive.ts";
 import { answerQuestion, questionRarity } from "../../services/answer/service.ts";
-import { quotedIn } from "../../services/answer/text.ts";
+import { layReadings, quotedIn } from "../../services/answer/text.ts";
 import { parseConfig, repoRoot } from "../../services/core/config.ts";
 import { searchCorpus } from "../../services/corpus/search.ts";
 import { forgetVocabulary } from "../../services/corpus/vocabulary.ts";
@@ -257,7 +257,13 @@ try {
     for (const [i, { query: question }] of ordered.entries()) {
       const others = listed[(i + 97) % ordered.length]!;
       const read = ctx.synonyms.canonical(question);
-      const composed = composeExtractive(read, others, 5, await questionRarity(ctx, read));
+      const composed = composeExtractive(
+        read,
+        others,
+        5,
+        await questionRarity(ctx, read),
+        layReadings(read, ctx.synonyms),
+      );
       if (composed.evidence === "sufficient") mismatchedAnswered += 1;
     }
 

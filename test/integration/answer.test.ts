@@ -96,10 +96,16 @@ describe("POST /api/v1/answer", () => {
   beforeAll(async () => {
     api = await startTestApi("pglite", { redis: false, label: "answer" });
     answerKey = api.keys.all!;
-    // An act stating a number in words, as the codes do.
+    // An act stating a number in words, as the codes do; one naming the holidays as they do.
     await ingestInline(api.store.db, [
       lawOf("HOURS", "loi-heures", "Loi sur la durée du travail", [
         ["1", "La durée légale de travail effectif est fixée à trente-cinq heures par semaine."],
+      ]),
+      lawOf("LEAVE", "loi-conges", "Loi sur les congés", [
+        [
+          "1",
+          "Le salarié a droit à un congé payé de deux jours et demi ouvrables par mois de travail effectif.",
+        ],
       ]),
     ]);
   });
@@ -154,6 +160,15 @@ describe("POST /api/v1/answer", () => {
     const trial = await ask({ question: "La période d'essai des cadres est-elle de 6 mois ?" });
     expect(trial.body.data.evidence).toBe("sufficient");
     expect(trial.body.data.answer.sentences[0].citations).toEqual(["code-du-travail/L1221-19"]);
+  });
+
+  it("reads a sentence stating a lay word's reading (« congés payés ») as stating the word (« vacances »)", async () => {
+    const { status, body } = await ask({ question: "À combien de jours de vacances ai-je droit par mois ?" });
+    expect(status).toBe(200);
+    expect(body.data.question).toBe("À combien de jours de vacances ai-je droit par mois ?");
+    expect(body.data.evidence).toBe("sufficient");
+    expect(body.data.unstated_words).toEqual([]);
+    expect(body.data.answer.sentences[0].citations).toEqual(["loi-conges/1"]);
   });
 
   it("says the evidence is insufficient rather than invent", async () => {

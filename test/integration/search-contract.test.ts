@@ -290,7 +290,8 @@ const hoursAct = {
 /**
  * Acts (the synonyms file's `acts`): people write the verb, the law the noun of its act or the
  * verb's participle, which French stemming keeps apart (« démissionner », « démission »;
- * « rompre », « rupture », « rompu »).
+ * « rompre », « rupture », « rompu »); and lay words (its `lay`): « alcool » for the codes'
+ * « boisson alcoolisée ».
  */
 const actsAct = {
   ...rarityAct,
@@ -302,6 +303,8 @@ const actsAct = {
     "Le contrat peut être rompu par l'une ou l'autre des parties.",
     "Le contrat est conclu par écrit.",
     "La rupture est notifiée par lettre recommandée.",
+    "Aucune boisson alcoolisée autre que le vin, la bière, le cidre et le poiré n'est autorisée sur le lieu de travail.",
+    "Le taux d'alcool est mesuré par éthylotest.",
   ].map(numbered("ACTS")),
 };
 
@@ -413,6 +416,18 @@ describe.each(ENGINE_KINDS)("search contract: %s", (kind) => {
     expect(rompre.hits[0]?.snippet).toContain("<mark>rompu</mark>");
     // The noun is the law's own word: searched as written, not as the verb.
     expect((await inActs("rupture")).hits.map((h) => h.publicId)).toEqual(["loi-actes/4"]);
+  });
+
+  it("reads a lay word as the codes' words too (« alcool »: « boisson alcoolisée »), one way", async () => {
+    const inActs = (q: string) => engine.search(query(q, { document: "loi-actes" }));
+    const alcool = await inActs("alcool");
+    expect(alcool.hits.map((h) => h.publicId).sort()).toEqual(["loi-actes/5", "loi-actes/6"]);
+    expect(alcool.hits.find((h) => h.publicId === "loi-actes/5")?.snippet).toContain(
+      "<mark>boisson</mark> <mark>alcoolisée</mark>",
+    );
+    // The codes' words are searched as written: « alcool » alone is not « boisson alcoolisée ».
+    const boisson = await inActs("boisson alcoolisée");
+    expect(boisson.hits.map((h) => h.publicId)).toEqual(["loi-actes/5"]);
   });
 
   it("reads an everyday name as the law's words too, and a query of the law's words as written", async () => {
