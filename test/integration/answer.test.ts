@@ -1,7 +1,11 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createKey } from "../../services/access/keys.ts";
+import { BUNDLED_SYNONYMS } from "../../services/search/synonyms.ts";
 import {
   type ApiResponse,
   call,
@@ -18,6 +22,16 @@ import { ingestInline, lawOf } from "../helpers/inline-acts.ts";
  * record, and the generative composer against a local stub of an OpenAI-compatible API,
  * including replies that must be refused.
  */
+
+/**
+ * The repository's synonyms and one lay word more, « vacances » for « congés payés », whose words
+ * the answer's crude stems keep apart (the repository's « alcool » stems as « alcoolisée » does).
+ */
+function synonymsWithHolidays(): string {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), "lc-answer-")), "synonyms.yaml");
+  writeFileSync(file, `${readFileSync(BUNDLED_SYNONYMS, "utf8").trimEnd()}\n  - [vacances, congés payés]\n`);
+  return file;
+}
 
 const ESSAI = "Quelle est la durée maximale de la période d'essai des ouvriers et des employés en CDI ?";
 
@@ -94,7 +108,11 @@ describe("POST /api/v1/answer", () => {
     });
 
   beforeAll(async () => {
-    api = await startTestApi("pglite", { redis: false, label: "answer" });
+    api = await startTestApi("pglite", {
+      redis: false,
+      label: "answer",
+      env: { SEARCH_SYNONYMS: synonymsWithHolidays() },
+    });
     answerKey = api.keys.all!;
     // An act stating a number in words, as the codes do; one naming the holidays as they do.
     await ingestInline(api.store.db, [
