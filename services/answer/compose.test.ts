@@ -11,8 +11,10 @@ import { checkReply, quotedSpans } from "./generative.ts";
 import { evidenceNote, INSUFFICIENT_NOTE } from "./service.ts";
 import {
   definedAbbreviations,
+  holdsPhrase,
   keyTerms,
   layReadings,
+  phraseKeys,
   quotedIn,
   splitSentences,
   stem,
@@ -174,6 +176,9 @@ describe("composeExtractive", () => {
     };
     const apart = composeExtractive(question, [unpaid], 3, rarity, readings);
     expect(apart.unstated).toContain("vacanc");
+    // A stop word holds its place, as on every engine: « congé, qui n'est pas payé » is no phrase.
+    const negated = { publicId: "negated", text: "Le salarié n'a pas droit à ce congé, qui n'est pas payé." };
+    expect(composeExtractive(question, [negated], 3, rarity, readings).unstated).toContain("vacanc");
     // « employeur » states « patron », « employés » does not (the crude stem would join them).
     const patron = layReadings("Mon patron peut-il modifier la période d'essai ?", lay);
     expect(patron).toEqual(new Map([["patron", [["employeur"]]]]));
@@ -185,6 +190,24 @@ describe("composeExtractive", () => {
       patron,
     );
     expect(employees.unstated).toContain("patron");
+    const employer = {
+      publicId: "employeur",
+      text: "L'employeur peut modifier la durée de la période d'essai par écrit.",
+    };
+    expect(
+      composeExtractive("Mon patron peut-il modifier la période d'essai ?", [employer], 3, RARITY, patron)
+        .unstated,
+    ).not.toContain("patron");
+  });
+
+  it("holds a reading as search holds a phrase: its words in order, a stop word's place held by any word", () => {
+    const keys = phraseKeys("Aucune boisson alcoolisée n'est autorisée sur le lieu de travail.");
+    expect(holdsPhrase(keys, phraseKeys("boisson alcoolisée"))).toBe(true);
+    expect(holdsPhrase(keys, phraseKeys("alcoolisée boisson"))).toBe(false);
+    expect(holdsPhrase(keys, phraseKeys("lieu de travail"))).toBe(true);
+    expect(holdsPhrase(keys, phraseKeys("lieu du travail"))).toBe(true);
+    expect(holdsPhrase(keys, phraseKeys("lieu travail"))).toBe(false);
+    expect(holdsPhrase(keys, phraseKeys("de la"))).toBe(false);
   });
 
   it("says insufficient when no sentence covers enough of the question", () => {

@@ -1,4 +1,4 @@
-import { keyTerms, OMISSION, phraseKeys, splitSentences, stem } from "./text.ts";
+import { holdsPhrase, keyTerms, OMISSION, phraseKeys, splitSentences, stem } from "./text.ts";
 
 /**
  * The extractive composer: the answer is made of sentences taken verbatim from the retrieved
@@ -162,21 +162,19 @@ const wordsOf = (text: string) =>
 
 /**
  * The question's terms a text states: a term among its words, or one of the term's readings (the
- * codes' words for a lay word: « congés payés » states « vacances »), its words one after another
- * as search matches a phrase (phraseKeys).
+ * codes' words for a lay word: « boisson alcoolisée » states « alcool »), held as search holds a
+ * phrase (holdsPhrase).
  */
 function statedTerms(
   text: string,
   terms: readonly string[],
-  readings: ReadonlyMap<string, readonly string[][]>,
+  readings: ReadonlyMap<string, ReadonlyArray<ReadonlyArray<string | null>>>,
 ): Set<string> {
   const words = wordsOf(text);
-  const keys = readings.size > 0 ? ` ${phraseKeys(text).join(" ")} ` : "";
+  const keys = readings.size > 0 ? phraseKeys(text) : [];
   return new Set(
     terms.filter(
-      (term) =>
-        words.has(term) ||
-        readings.get(term)?.some((reading) => reading.length > 0 && keys.includes(` ${reading.join(" ")} `)),
+      (term) => words.has(term) || readings.get(term)?.some((reading) => holdsPhrase(keys, reading)),
     ),
   );
 }
@@ -202,7 +200,7 @@ export function composeExtractive(
   sources: Source[],
   maxSentences: number,
   rarity: TermRarity,
-  readings: ReadonlyMap<string, readonly string[][]> = new Map(),
+  readings: ReadonlyMap<string, ReadonlyArray<ReadonlyArray<string | null>>> = new Map(),
 ): Composition {
   // A word the corpus never uses weighs the most: no provision can be evidence for it, and a
   // question that hinges on it ("TVA" in a labour code) is not answered by the other words.

@@ -127,15 +127,15 @@ export function wordsBehind(text: string, terms: readonly string[]): string[] {
 }
 
 /**
- * The readings of the lay words a question uses (the synonyms file's `lay`: « vacances », then
- * « congés payés »), by the question's term (stem), each as the keys search compares a phrase's
- * words by (wordKey, stop words left out): a sentence holding a reading's words one after another
- * states the lay word (statedTerms). The question's words are read as search reads them: written
+ * The readings of the lay words a question uses (the synonyms file's `lay`: « alcool », then
+ * « boisson alcoolisée »), by the question's term (stem), each as the keys search compares a
+ * phrase's words by (phraseKeys): a sentence holding a reading as search holds a phrase
+ * (holdsPhrase) states the lay word (statedTerms). The question's words are read as search reads them: written
  * as the lay word (« vacance », a vacancy, is not « vacances »), a hyphenated word whole
  * (« chèques-vacances » is no « vacances »).
  */
-export function layReadings(question: string, synonyms: Synonyms): Map<string, string[][]> {
-  const readings = new Map<string, string[][]>();
+export function layReadings(question: string, synonyms: Synonyms): Map<string, Array<Array<string | null>>> {
+  const readings = new Map<string, Array<Array<string | null>>>();
   for (const word of queryWords(question)) {
     const meant = synonyms.layReadings(word);
     if (meant) readings.set(stem(word), meant.map(phraseKeys));
@@ -143,6 +143,28 @@ export function layReadings(question: string, synonyms: Synonyms): Map<string, s
   return readings;
 }
 
-/** The keys search compares a text's words by, in order, stop words left out. */
-export const phraseKeys = (text: string): string[] =>
-  (text.match(/[\p{L}\p{N}]+/gu) ?? []).flatMap((word) => wordKey(word) ?? []);
+/**
+ * The keys search compares a text's words by, in order, a stop word as null: it holds its place, as
+ * on every engine, so « congé, qui n'est pas payé » holds no phrase « congés payés ».
+ */
+export const phraseKeys = (text: string): Array<string | null> =>
+  (text.match(/[\p{L}\p{N}]+/gu) ?? []).map((word) => wordKey(word));
+
+/**
+ * Whether `keys` (a text's, phraseKeys) hold the phrase `reading` (phraseKeys too): its words in
+ * its order, its stop words' places held by any word. A reading of stop words only holds nothing.
+ */
+export function holdsPhrase(
+  keys: ReadonlyArray<string | null>,
+  reading: ReadonlyArray<string | null>,
+): boolean {
+  let first = 0;
+  let last = reading.length;
+  while (first < last && reading[first] === null) first++;
+  while (last > first && reading[last - 1] === null) last--;
+  const phrase = reading.slice(first, last);
+  if (phrase.length === 0) return false;
+  for (let i = 0; i + phrase.length <= keys.length; i++)
+    if (phrase.every((key, j) => key === null || keys[i + j] === key)) return true;
+  return false;
+}

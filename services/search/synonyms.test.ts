@@ -201,6 +201,12 @@ lay:
       ["vacances", "congés payés"],
       ["scolaires"],
     ]);
+    // The guides' abbreviations leave the file's lay words as they are.
+    const withGuides = lay.withAbbreviations([
+      { short: "ALCOOL", long: "association de lutte contre l'alcoolisme", wordOfTheCodes: false },
+    ]);
+    expect(withGuides.abbreviationCount).toBe(0);
+    expect(withGuides.alternatives("ALCOOL")).toEqual(["ALCOOL", "boisson alcoolisée"]);
     // Answers read the question as asked: « taux d'alcool » stays what it is.
     expect(lay.canonical("Le taux d'alcool en CDD")).toBe("Le taux d'alcool en contrat à durée déterminée");
   });

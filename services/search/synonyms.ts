@@ -135,8 +135,9 @@ export class Synonyms {
       }
     }
     this.everyday.sort((a, b) => b.stems.length - a.stems.length);
+    // The file's words keep their one reading: a group's member or a lay word is no abbreviation.
     for (const abbreviation of abbreviations)
-      if (!this.byWord.has(key(abbreviation.short)))
+      if (!this.byWord.has(key(abbreviation.short)) && !this.layByWord.has(key(abbreviation.short)))
         this.abbreviations.set(key(abbreviation.short), abbreviation);
   }
 
@@ -145,7 +146,7 @@ export class Synonyms {
     return new Synonyms(this.groups, this.file, abbreviations, this.acts, this.lay);
   }
 
-  /** How many of the guides' abbreviations may be read (those the file does not already name). */
+  /** How many of the guides' abbreviations may be read (those the file does not already read). */
   get abbreviationCount(): number {
     return this.abbreviations.size;
   }
@@ -290,7 +291,7 @@ export class Synonyms {
   }
 
   /**
-   * The codes' words a lay word means (the file's `lay`: « vacances », « congés payés »), the word
+   * The codes' words a lay word means (the file's `lay`: « alcool », « boisson alcoolisée »), the word
    * as written, accents and case aside; undefined for any other word.
    */
   layReadings(word: string): readonly string[] | undefined {

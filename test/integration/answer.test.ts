@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
 import { createKey } from "../../services/access/keys.ts";
 import { BUNDLED_SYNONYMS } from "../../services/search/synonyms.ts";
 import {
@@ -29,7 +30,11 @@ import { ingestInline, lawOf } from "../helpers/inline-acts.ts";
  */
 function synonymsWithHolidays(): string {
   const file = path.join(mkdtempSync(path.join(tmpdir(), "lc-answer-")), "synonyms.yaml");
-  writeFileSync(file, `${readFileSync(BUNDLED_SYNONYMS, "utf8").trimEnd()}\n  - [vacances, congés payés]\n`);
+  const bundled = parseYaml(readFileSync(BUNDLED_SYNONYMS, "utf8")) as { lay?: string[][] };
+  writeFileSync(
+    file,
+    stringifyYaml({ ...bundled, lay: [...(bundled.lay ?? []), ["vacances", "congés payés"]] }),
+  );
   return file;
 }
 
