@@ -130,9 +130,9 @@ export function wordsBehind(text: string, terms: readonly string[]): string[] {
  * The readings of the lay words a question uses (the synonyms file's `lay`: « alcool », then
  * « boisson alcoolisée »), by the question's term (stem), each as the keys search compares a
  * phrase's words by (phraseKeys): a sentence holding a reading as search holds a phrase
- * (holdsPhrase) states the lay word (statedTerms). The question's words are read as search reads them: written
- * as the lay word (« vacance », a vacancy, is not « vacances »), a hyphenated word whole
- * (« chèques-vacances » is no « vacances »).
+ * (holdsPhrase) states the lay word (statedTerms). The question's words are read as search reads
+ * them: written as the lay word (« vacance », a vacancy, is not « vacances »), a hyphenated word
+ * whole (« chèques-vacances » is no « vacances »).
  */
 export function layReadings(question: string, synonyms: Synonyms): Map<string, Array<Array<string | null>>> {
   const readings = new Map<string, Array<Array<string | null>>>();
