@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Synonyms } from "../search/synonyms.ts";
+import { phraseKeys } from "../search/words.ts";
 import {
   composeExtractive,
   MAX_SENTENCE_WORDS,
@@ -14,7 +15,6 @@ import {
   holdsPhrase,
   keyTerms,
   layReadings,
-  phraseKeys,
   quotedIn,
   splitSentences,
   stem,
@@ -169,6 +169,15 @@ describe("composeExtractive", () => {
     // As search reads them: « vacance » (de poste) is a vacancy, « chèques-vacances » one word.
     expect(layReadings("La vacance du poste", lay).size).toBe(0);
     expect(layReadings("Qui finance les chèques-vacances ?", lay).size).toBe(0);
+    // A set phrase of another sense the entry lists (not_in) leaves the word as written.
+    const vouchers = Synonyms.parse(
+      "version: 1\ngroups: []\nlay:\n  - { word: vacances, means: [congés payés], not_in: [chèque vacances] }\n",
+      "synonyms.yaml",
+    );
+    expect(layReadings("Qui finance les chèques vacances ?", vouchers).size).toBe(0);
+    expect(layReadings("Le salarié a-t-il droit à des vacances ?", vouchers)).toEqual(readings);
+    // Set phrases are found in the question as asked, before its groups' words were rewritten.
+    expect(layReadings("Des vacances en CDD ?", vouchers, "Des chèques vacances en CDD ?").size).toBe(0);
     // A reading is stated as search matches a phrase: its words one after another.
     const unpaid = {
       publicId: "maternite",

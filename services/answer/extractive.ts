@@ -1,4 +1,5 @@
-import { holdsPhrase, keyTerms, OMISSION, phraseKeys, splitSentences, stem } from "./text.ts";
+import { phraseKeys } from "../search/words.ts";
+import { holdsPhrase, keyTerms, OMISSION, splitSentences, stem } from "./text.ts";
 
 /**
  * The extractive composer: the answer is made of sentences taken verbatim from the retrieved

@@ -195,15 +195,14 @@ export async function answerQuestion(
     // A word read otherwise is read so here too: its sentences state « conventionnelle », not the typed « conventionelle ».
     const vocabulary = await searchVocabulary(ctx.db, ctx.synonyms);
     // « 35h » is « 35 heures »: its sentences must state « heures », not the word « 35h » none writes.
-    const question = vocabulary.canonical(
-      hoursSpelled(spelling?.readAs ?? namedDocument?.searched ?? request.question),
-    );
+    const asked = hoursSpelled(spelling?.readAs ?? namedDocument?.searched ?? request.question);
+    const question = vocabulary.canonical(asked);
     const composed = composeExtractive(
       question,
       sources,
       request.maxSources,
       await questionRarity(ctx, question),
-      layReadings(question, vocabulary),
+      layReadings(question, vocabulary, asked),
     );
     sentences = composed.sentences;
     evidence = composed.evidence;

@@ -1,7 +1,7 @@
 import { foldAccents } from "../core/public-ids.ts";
 import { ASKING_VERBS, queryWords } from "../search/query-text.ts";
 import type { Synonyms } from "../search/synonyms.ts";
-import { wordKey } from "../search/words.ts";
+import { phraseKeys } from "../search/words.ts";
 
 /**
  * Sentences and words of French legal text, for composing answers. Pure.
@@ -132,23 +132,25 @@ export function wordsBehind(text: string, terms: readonly string[]): string[] {
  * phrase's words by (phraseKeys): a sentence holding a reading as search holds a phrase
  * (holdsPhrase) states the lay word (statedTerms). The question's words are read as search reads
  * them: written as the lay word (« vacance », a vacancy, is not « vacances »), a hyphenated word
- * whole (« chèques-vacances » is no « vacances »).
+ * whole (« chèques-vacances » is no « vacances »), a word in one of its set phrases only not read
+ * (« chèques vacances », synonyms.layWordsIn). `asked`: the question as typed, when `question` is
+ * what Synonyms.canonical made of it.
  */
-export function layReadings(question: string, synonyms: Synonyms): Map<string, Array<Array<string | null>>> {
+export function layReadings(
+  question: string,
+  synonyms: Synonyms,
+  asked = question,
+): Map<string, Array<Array<string | null>>> {
   const readings = new Map<string, Array<Array<string | null>>>();
+  // Set phrases are found in the question as asked, as search finds them, before its groups' words
+  // were read as their full form (Synonyms.canonical).
+  const read = synonyms.layWordsIn(asked);
   for (const word of queryWords(question)) {
     const meant = synonyms.layReadings(word);
-    if (meant) readings.set(stem(word), meant.map(phraseKeys));
+    if (meant && read.has(foldAccents(word).toLowerCase())) readings.set(stem(word), meant.map(phraseKeys));
   }
   return readings;
 }
-
-/**
- * The keys search compares a text's words by, in order, a stop word as null: it holds its place, as
- * on every engine, so « congé, qui n'est pas payé » holds no phrase « congés payés ».
- */
-export const phraseKeys = (text: string): Array<string | null> =>
-  (text.match(/[\p{L}\p{N}]+/gu) ?? []).map((word) => wordKey(word));
 
 /**
  * Whether `keys` (a text's, phraseKeys) hold the phrase `reading` (phraseKeys too): its words in

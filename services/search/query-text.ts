@@ -79,6 +79,7 @@ export function queryTerms(typed: string, synonyms: Synonyms): string[][] {
   const capitals = capitalsTell(q);
   const spelt = ` ${comparable(q)} `;
   const meant = everydayReadings(q, synonyms);
+  const layRead = synonyms.layWordsIn(q);
   // A number typed on its own (« 35h », « 50 salariés ») is also searched as the codes write it.
   const numbers = new Map(numbersIn(q).map((n) => [n.typed.toLowerCase(), n.searched]));
   return searchedWords(q, synonyms).flatMap((word) => {
@@ -86,10 +87,12 @@ export function queryTerms(typed: string, synonyms: Synonyms): string[][] {
       .split(" ")
       .flatMap((part) => meant.get(part) ?? []);
     const written = numbers.get(word.toLowerCase()) ?? [];
-    const alternatives = [...new Set([...synonyms.alternatives(word, capitals), ...read, ...written])];
+    const alternatives = [
+      ...new Set([...synonyms.alternatives(word, capitals, layRead), ...read, ...written]),
+    ];
     // An abbreviation the query spells out (« l'activité partielle (AP) ») is no term of its own:
     // the query's own words already search its full form. A lay word is more than its reading
-    // (« congés payés pendant les vacances scolaires »): it stays.
+    // (« congés payés pendant les vacances »): it stays.
     const spelledOut = alternatives.some(
       (a, i) => i > 0 && a.includes(" ") && spelt.includes(` ${comparable(a)} `),
     );

@@ -211,13 +211,57 @@ lay:
     expect(lay.canonical("Le taux d'alcool en CDD")).toBe("Le taux d'alcool en contrat à durée déterminée");
   });
 
+  it("leaves a lay word as written in the set phrases of another sense its entry lists (not_in)", () => {
+    const lay = Synonyms.parse(
+      `version: 1
+groups: []
+lay:
+  - word: vacances
+    means: [congés payés]
+    not_in: [chèque vacances, les vacances scolaires, vacances de poste]
+`,
+      "synonyms.yaml",
+    );
+    const read = (q: string) => [...lay.layWordsIn(q)];
+    expect(read("À combien de jours de vacances ai-je droit ?")).toEqual(["vacances"]);
+    // Stemmed, over a hyphen too, a stop word's place holding a stop word.
+    expect(read("Qui a droit aux chèques vacances ?")).toEqual([]);
+    expect(read("Des éco-chèques vacances ?")).toEqual([]);
+    // A part of a hyphenated word is no word of its own: search keeps « chèque-vacances » whole.
+    expect(read("Le chèque-vacances, qu'est-ce que c'est ?")).toEqual([]);
+    expect(read("travailler pendant les VACANCES SCOLAIRES")).toEqual([]);
+    expect(read("publication des vacances de postes")).toEqual([]);
+    expect(read("vacances du poste")).toEqual([]);
+    expect(read("poste pendant les vacances")).toEqual(["vacances"]);
+    // Not across punctuation (a spaced dash too); a stop word's place holds a stop word only.
+    expect(read("Licencié pendant mes vacances, mon poste est-il protégé ?")).toEqual(["vacances"]);
+    expect(read("travail pendant les vacances - scolaires ou non")).toEqual(["vacances"]);
+    expect(read("vacances sans poste")).toEqual(["vacances"]);
+    expect(read("vacances vacances poste")).toEqual(["vacances"]);
+    // « prime-vacances » is one word to search: the other « vacances » alone decides.
+    expect(read("prime-vacances pendant les vacances scolaires")).toEqual([]);
+    expect(read("prime-vacances pendant les vacances")).toEqual(["vacances"]);
+    expect(read("VACANCES SCOLAIRES : travail des jeunes")).toEqual([]);
+    // Read where the text writes the word outside its set phrases at least once.
+    expect(read("les chèques vacances servent-ils pendant les vacances ?")).toEqual(["vacances"]);
+    expect(queryTerms("chèques vacances et CSE", lay)).toEqual([["chèques"], ["vacances"], ["CSE"]]);
+    expect(queryTerms("arrêt maladie pendant les vacances", lay)).toEqual([
+      ["arrêt"],
+      ["maladie"],
+      ["pendant"],
+      ["vacances", "congés payés"],
+    ]);
+    // Out of context (spelling, a word's own readings), the word still has its reading.
+    expect(lay.layReadings("vacances")).toEqual(["congés payés"]);
+  });
+
   it("names the file and the entry when a lay word is wrong", () => {
     const wrong = (lay: string) => () =>
       Synonyms.parse(
         `version: 1\ngroups:\n  - [CDD, contrat court]\nacts:\n  - [rupture, rompre]\nlay:\n${lay}`,
         "synonyms.yaml",
       );
-    expect(wrong("  - [alcool]\n")).toThrow(/synonyms.yaml: lay.0: a lay word needs the codes' words/);
+    expect(wrong("  - [alcool]\n")).toThrow(/synonyms.yaml: lay.0.means: a lay word needs the codes' words/);
     expect(wrong("  - [taux d'alcool, alcoolémie]\n")).toThrow(/lay.0: a lay word is a single word/);
     expect(wrong("  - [alcool, boisson]\n  - [Alcool, ivresse]\n")).toThrow(
       /lay.1: "Alcool" is the lay word of entry 0/,
@@ -227,6 +271,21 @@ lay:
     expect(wrong("  - [vacances, la vacance]\n")).toThrow(/lay.0: "vacances" is read as itself/);
     expect(wrong("  - [sont, existent]\n")).toThrow(/lay.0: "sont" is a stop word/);
     expect(wrong("  - [alcool, de la]\n")).toThrow(/lay.0: "alcool" is read as "de la", stop words only/);
+    expect(wrong("  - { word: vacances, means: [congés payés], not_in: [chèque déjeuner] }\n")).toThrow(
+      /lay.0: "vacances" is not in its set phrase "chèque déjeuner"/,
+    );
+    expect(wrong("  - { word: vacances, means: [congés payés], not_in: [les vacances] }\n")).toThrow(
+      /lay.0: "vacances" has "les vacances" for a set phrase: a set phrase has another word/,
+    );
+    expect(wrong("  - { word: vacances, means: [] }\n")).toThrow(
+      /lay.0.means: a lay word needs the codes' words/,
+    );
+    expect(wrong("  - { word: vacances, means: [congés payés], except: [x] }\n")).toThrow(
+      /lay.0: Unrecognized key: "except"/,
+    );
+    expect(wrong("  - { word: vacances, means: [congés payés], not_in: [CDD vacances] }\n")).toThrow(
+      /lay.0: "vacances" has "CDD vacances" for a set phrase: "CDD" is in group 0/,
+    );
   });
 
   it("loads the repository's file", () => {

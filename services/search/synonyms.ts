@@ -5,7 +5,7 @@ import { z } from "zod";
 import { InputError } from "../core/errors.ts";
 import { foldAccents } from "../core/public-ids.ts";
 import { parseRulesFile } from "../core/rules-file.ts";
-import { wordKey } from "./words.ts";
+import { asSearched, phraseKeys, wordKey } from "./words.ts";
 
 /**
  * Synonyms editors maintain (ingest/rules/synonyms.yaml): groups of words and phrases that name
@@ -37,10 +37,20 @@ const fileSchema = z
       .default([]),
     lay: z
       .array(
-        z
-          .array(z.string().trim().min(1))
-          .min(2, "a lay word needs the codes' words for what it means")
-          .refine(([word]) => /^\p{L}+$/u.test(word!), "a lay word is a single word, written first"),
+        // `[word, reading, …]`, or `{ word, means, not_in }` for a word with set phrases.
+        z.preprocess(
+          (entry) => (Array.isArray(entry) ? { word: entry[0], means: entry.slice(1) } : entry),
+          z
+            .object({
+              word: z.string().trim(),
+              means: z
+                .array(z.string().trim().min(1))
+                .min(1, "a lay word needs the codes' words for what it means"),
+              not_in: z.array(z.string().trim().min(1)).default([]),
+            })
+            .strict()
+            .refine(({ word }) => /^\p{L}+$/u.test(word), "a lay word is a single word, written first"),
+        ),
       )
       .default([]),
   })
@@ -78,6 +88,54 @@ function phraseWords(text: string): Array<{ stem: string; start: number; end: nu
 }
 
 /**
+ * A lay word (the file's `lay`): the word, the codes' words for what people mostly mean by it, and
+ * the set phrases in which the word keeps another sense (« chèques vacances », « vacances
+ * scolaires »), where it is not read.
+ */
+export interface LayWord {
+  word: string;
+  means: string[];
+  notIn: string[];
+}
+
+/**
+ * Whether the word at `at` in `keys` (a text's word keys, stop words as null, BREAK where
+ * punctuation parts two words) stands in the phrase `phrase` (its keys, its first and last words
+ * no stop words): some placement of the phrase in which `at` is one of its words, each of its
+ * words is the text's there, and each of its stop words' places holds a stop word of the text.
+ */
+function standsIn(
+  keys: ReadonlyArray<string | null>,
+  at: number,
+  phrase: ReadonlyArray<string | null>,
+): boolean {
+  for (let start = at - phrase.length + 1; start <= at; start++) {
+    if (start < 0 || start + phrase.length > keys.length) continue;
+    if (phrase.every((word, j) => keys[start + j] === word)) return true;
+  }
+  return false;
+}
+
+/**
+ * What may stand between two words of one stretch of a text: spaces, an apostrophe (« l'employeur »),
+ * a hyphen joining them (« chèques-vacances »). Anything else (a comma, a spaced dash) parts them.
+ */
+const WITHIN_A_STRETCH = /^(?:\s*|['’]\s*|[‐‑-])$/u;
+
+/** Where punctuation parts two words of a text: no set phrase spans it. */
+const BREAK = "\u0000";
+
+/** A phrase's keys (phraseKeys) without the stop words it starts or ends with, which no engine requires. */
+function trimmedKeys(phrase: string): Array<string | null> {
+  const keys = phraseKeys(phrase);
+  let first = 0;
+  let last = keys.length;
+  while (first < last && keys[first] === null) first++;
+  while (last > first && keys[last - 1] === null) last--;
+  return keys.slice(first, last);
+}
+
+/**
  * A group's phrase other than its full form, when its words are not the full form's: the everyday
  * name of what the law calls otherwise (« chômage technique » for « activité partielle »).
  */
@@ -107,17 +165,18 @@ export class Synonyms {
   /** The file's acts (noun first, then verb forms) by the key (wordKey) of each verb form. */
   private readonly actsByVerb = new Map<string, string[]>();
 
-  /** The codes' words for what each lay word means, by the lay word (folded, lower case). */
-  private readonly layByWord = new Map<string, string[]>();
+  /** Each lay word, by the word (folded, lower case), its set phrases as word keys. */
+  private readonly layByWord = new Map<string, { means: string[]; notIn: Array<Array<string | null>> }>();
 
   private constructor(
     readonly groups: string[][],
     readonly file: string,
     abbreviations: AbbreviationReading[] = [],
     readonly acts: string[][] = [],
-    readonly lay: string[][] = [],
+    readonly lay: LayWord[] = [],
   ) {
-    for (const [word, ...meant] of lay) this.layByWord.set(key(word!), meant);
+    for (const { word, means, notIn } of lay)
+      this.layByWord.set(key(word), { means, notIn: notIn.map(trimmedKeys) });
     for (const act of acts)
       for (const form of act.slice(1)) {
         const stem = wordKey(form);
@@ -167,7 +226,8 @@ export class Synonyms {
   static readonly none = new Synonyms([], "(none)");
 
   static parse(source: string, file: string): Synonyms {
-    const { groups, acts, lay } = parseRulesFile(source, file, fileSchema);
+    const { groups, acts, lay: entries } = parseRulesFile(source, file, fileSchema);
+    const lay = entries.map(({ word, means, not_in }) => ({ word, means, notIn: not_in }));
     const seen = new Map<string, number>();
     for (const [i, group] of groups.entries())
       for (const member of group) {
@@ -226,31 +286,43 @@ export class Synonyms {
   /**
    * A lay word is a word of its own (no stop word), of no group and no act, listed once, and each
    * of its readings has words (not stop words only) and is not the word itself: every word has one
-   * reading. Errors name the file and the entry (`lay.2`).
+   * reading. Each of its set phrases holds the word and another, and no group's word (answers would
+   * read it as its full form). Errors name the file and the entry (`lay.2`).
    */
   private static checkLay(
-    lay: string[][],
+    lay: LayWord[],
     acts: string[][],
     file: string,
     groupOf: Map<string, number>,
   ): void {
     const actForms = new Set(acts.flat().map(wordKey));
     const seen = new Map<string, number>();
-    for (const [i, [word, ...meant]] of lay.entries()) {
+    for (const [i, { word, means, notIn }] of lay.entries()) {
       const fail = (why: string) => new InputError(file, `lay.${i}`, `"${word}" ${why}`);
-      const stem = wordKey(word!);
+      const stem = wordKey(word);
       if (stem === null) throw fail("is a stop word: nothing to read");
-      if (groupOf.has(key(word!)))
-        throw fail(`is in group ${groupOf.get(key(word!))}: a word has one reading`);
+      if (groupOf.has(key(word))) throw fail(`is in group ${groupOf.get(key(word))}: a word has one reading`);
       if (actForms.has(stem)) throw fail("is a word of an act: a word has one reading");
-      if (seen.has(key(word!))) throw fail(`is the lay word of entry ${seen.get(key(word!))} already`);
-      for (const phrase of meant) {
+      if (seen.has(key(word))) throw fail(`is the lay word of entry ${seen.get(key(word))} already`);
+      for (const phrase of means) {
         const words = phraseWords(phrase);
         if (words.length === 0) throw fail(`is read as "${phrase}", stop words only: nothing to search`);
         if (words.every((w) => w.stem === stem))
           throw fail("is read as itself: list the codes' words for what it means");
       }
-      seen.set(key(word!), i);
+      for (const phrase of notIn) {
+        const words = phraseWords(phrase);
+        if (!words.some((w) => w.stem === stem))
+          throw fail(`is not in its set phrase "${phrase}": list phrases the word stands in`);
+        if (words.length < 2) throw fail(`has "${phrase}" for a set phrase: a set phrase has another word`);
+        // Answers read the question with groups' words as their full form (canonical), search as typed.
+        const grouped = words.find((w) => groupOf.has(key(w.word)));
+        if (grouped)
+          throw fail(
+            `has "${phrase}" for a set phrase: "${grouped.word}" is in group ${groupOf.get(key(grouped.word))}`,
+          );
+      }
+      seen.set(key(word), i);
     }
   }
 
@@ -275,7 +347,7 @@ export class Synonyms {
    * Every member of the word's group, the word as written first; just the word when it has none.
    * `capitals`: whether capitals in the text the word comes from tell an abbreviation (capitalsTell).
    */
-  alternatives(word: string, capitals = true): string[] {
+  alternatives(word: string, capitals = true, layRead?: ReadonlySet<string>): string[] {
     const group = this.groupOf(word, capitals);
     if (group) return [word, ...group.filter((member) => key(member) !== key(word))];
     // The act a verb form names (the file's `acts`), found by stem so that any inflection the
@@ -284,9 +356,10 @@ export class Synonyms {
     const act = stem === null ? undefined : this.actsByVerb.get(stem);
     if (act) return [word, ...act.filter((form) => wordKey(form) !== stem)];
     // A lay word (« alcool ») also searches the codes' words for what it means (« boisson
-    // alcoolisée »), as written: « vacances » is the holidays, « vacance » (de poste) a vacancy.
+    // alcoolisée »), as written: « vacances » is the holidays, « vacance » (de poste) a vacancy;
+    // unless the text it comes from uses it in a set phrase only (`layRead`, layWordsIn).
     const meant = this.layReadings(word);
-    if (meant) return [word, ...meant];
+    if (meant && (layRead === undefined || layRead.has(key(word)))) return [word, ...meant];
     return [word];
   }
 
@@ -295,7 +368,41 @@ export class Synonyms {
    * as written, accents and case aside; undefined for any other word.
    */
   layReadings(word: string): readonly string[] | undefined {
-    return this.layByWord.get(key(word));
+    return this.layByWord.get(key(word))?.means;
+  }
+
+  /**
+   * The lay words a text reads (folded, lower case): those it writes at least once as a word of
+   * their own (not a part of a hyphenated word, which search keeps whole) outside their set
+   * phrases. « chèques vacances » and « vacances scolaires » name other things than paid leave;
+   * « les chèques vacances servent-ils pendant les vacances ? » reads the second « vacances ». A
+   * set phrase is matched stemmed, over a hyphen too (« chèques-vacances »), a stop word's place
+   * holding a stop word, within a stretch of the text that no punctuation parts: « pendant mes
+   * vacances, mon poste » holds no « vacances de poste ».
+   */
+  layWordsIn(text: string): Set<string> {
+    const read = new Set<string>();
+    if (this.layByWord.size === 0) return read;
+    const searched = asSearched(text);
+    const keys: Array<string | null> = [];
+    const words: Array<{ at: number; word: string; own: boolean }> = [];
+    let end = 0;
+    for (const match of searched.matchAll(/[\p{L}\p{N}]+/gu)) {
+      const between = searched.slice(end, match.index);
+      if (end > 0 && !WITHIN_A_STRETCH.test(between)) keys.push(BREAK);
+      // A part of a hyphenated word, which search keeps whole (queryWords): a hyphen joins it to
+      // the word before or after.
+      const after = match.index + match[0].length;
+      const joined = (end > 0 && between === "-") || /^-[\p{L}\p{N}]/u.test(searched.slice(after));
+      end = after;
+      words.push({ at: keys.length, word: match[0], own: !joined });
+      keys.push(wordKey(match[0]));
+    }
+    for (const { at, word, own } of words) {
+      const entry = this.layByWord.get(key(word));
+      if (entry && own && !entry.notIn.some((phrase) => standsIn(keys, at, phrase))) read.add(key(word));
+    }
+    return read;
   }
 
   /**

@@ -69,3 +69,10 @@ export function wordKey(word: string): string | null {
   }
   return key;
 }
+
+/**
+ * The keys search compares a text's words by, in order, a stop word as null: it holds its place, as
+ * on every engine, so « congé, qui n'est pas payé » holds no phrase « congés payés ».
+ */
+export const phraseKeys = (text: string): Array<string | null> =>
+  (asSearched(text).match(/[\p{L}\p{N}]+/gu) ?? []).map((word) => wordKey(word));

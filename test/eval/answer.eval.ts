@@ -262,7 +262,7 @@ try {
         others,
         5,
         await questionRarity(ctx, read),
-        layReadings(read, ctx.synonyms),
+        layReadings(read, ctx.synonyms, question),
       );
       if (composed.evidence === "sufficient") mismatchedAnswered += 1;
     }

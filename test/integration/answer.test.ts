@@ -1,12 +1,7 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
 import { createKey } from "../../services/access/keys.ts";
-import { BUNDLED_SYNONYMS } from "../../services/search/synonyms.ts";
 import {
   type ApiResponse,
   call,
@@ -23,20 +18,6 @@ import { ingestInline, lawOf } from "../helpers/inline-acts.ts";
  * record, and the generative composer against a local stub of an OpenAI-compatible API,
  * including replies that must be refused.
  */
-
-/**
- * The repository's synonyms and one lay word more, « vacances » for « congés payés », whose words
- * the answer's crude stems keep apart (the repository's « alcool » stems as « alcoolisée » does).
- */
-function synonymsWithHolidays(): string {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), "lc-answer-")), "synonyms.yaml");
-  const bundled = parseYaml(readFileSync(BUNDLED_SYNONYMS, "utf8")) as { lay?: string[][] };
-  writeFileSync(
-    file,
-    stringifyYaml({ ...bundled, lay: [...(bundled.lay ?? []), ["vacances", "congés payés"]] }),
-  );
-  return file;
-}
 
 const ESSAI = "Quelle est la durée maximale de la période d'essai des ouvriers et des employés en CDI ?";
 
@@ -116,10 +97,10 @@ describe("POST /api/v1/answer", () => {
     api = await startTestApi("pglite", {
       redis: false,
       label: "answer",
-      env: { SEARCH_SYNONYMS: synonymsWithHolidays() },
     });
     answerKey = api.keys.all!;
-    // An act stating a number in words, as the codes do; one naming the holidays as they do.
+    // An act stating a number in words, as the codes do; one naming the holidays as they do; one
+    // on vouchers of no kind.
     await ingestInline(api.store.db, [
       lawOf("HOURS", "loi-heures", "Loi sur la durée du travail", [
         ["1", "La durée légale de travail effectif est fixée à trente-cinq heures par semaine."],
@@ -129,6 +110,9 @@ describe("POST /api/v1/answer", () => {
           "1",
           "Le salarié a droit à un congé payé de deux jours et demi ouvrables par mois de travail effectif.",
         ],
+      ]),
+      lawOf("VOUCHERS", "loi-cheques", "Loi sur les chèques", [
+        ["1", "L'employeur peut remettre des chèques au salarié chaque mois."],
       ]),
     ]);
   });
@@ -192,6 +176,17 @@ describe("POST /api/v1/answer", () => {
     expect(body.data.evidence).toBe("sufficient");
     expect(body.data.unstated_words).toEqual([]);
     expect(body.data.answer.sentences[0].citations).toEqual(["loi-conges/1"]);
+  });
+
+  it("does not read a lay word in a set phrase of another sense (« chèques vacances »)", async () => {
+    // « vacances » read as « congés payés » would be stated by the leave act's sentence, which the
+    // answer would then quote: paid leave for a question on holiday vouchers.
+    const { status, body } = await ask({ question: "Combien de chèques vacances par mois ?" });
+    expect(status).toBe(200);
+    expect(body.data.unstated_words).toEqual(["vacances"]);
+    const cited = body.data.answer.sentences.flatMap((s: { citations: string[] }) => s.citations);
+    expect(cited).toContain("loi-cheques/1");
+    expect(cited).not.toContain("loi-conges/1");
   });
 
   it("says the evidence is insufficient rather than invent", async () => {

@@ -291,7 +291,7 @@ const hoursAct = {
  * Acts (the synonyms file's `acts`): people write the verb, the law the noun of its act or the
  * verb's participle, which French stemming keeps apart (« démissionner », « démission »;
  * « rompre », « rupture », « rompu »); and lay words (its `lay`): « alcool » for the codes'
- * « boisson alcoolisée ».
+ * « boisson alcoolisée », « vacances » for « congés payés » but in « chèques-vacances ».
  */
 const actsAct = {
   ...rarityAct,
@@ -305,6 +305,8 @@ const actsAct = {
     "La rupture est notifiée par lettre recommandée.",
     "Aucune boisson alcoolisée autre que le vin, la bière, le cidre et le poiré n'est autorisée sur le lieu de travail.",
     "Le taux d'alcool est mesuré par éthylotest.",
+    "Le salarié prend ses congés payés entre le 1er mai et le 31 octobre.",
+    "Les chèques-vacances sont acquis par le salarié.",
   ].map(numbered("ACTS")),
 };
 
@@ -428,6 +430,19 @@ describe.each(ENGINE_KINDS)("search contract: %s", (kind) => {
     // The codes' words are searched as written: « alcool » alone is not « boisson alcoolisée ».
     const boisson = await inActs("boisson alcoolisée");
     expect(boisson.hits.map((h) => h.publicId)).toEqual(["loi-actes/5"]);
+  });
+
+  it("leaves a lay word as written in a set phrase of another sense (« chèques vacances »)", async () => {
+    const inActs = (q: string) => engine.search(query(q, { document: "loi-actes" }));
+    // « vacances » alone is paid leave too (and the word in « chèques-vacances », as written).
+    const holidays = await inActs("combien de vacances");
+    expect(holidays.hits.map((h) => h.publicId).sort()).toEqual(["loi-actes/7", "loi-actes/8"]);
+    expect(holidays.hits.find((h) => h.publicId === "loi-actes/7")?.snippet).toContain(
+      "<mark>congés</mark> <mark>payés</mark>",
+    );
+    // Holiday vouchers are no paid leave: the provision on paid leave does not match.
+    const vouchers = await inActs("chèques vacances");
+    expect(vouchers.hits.map((h) => h.publicId)).toEqual(["loi-actes/8"]);
   });
 
   it("reads an everyday name as the law's words too, and a query of the law's words as written", async () => {
