@@ -1,5 +1,5 @@
 import { phraseKeys } from "../search/words.ts";
-import { holdsPhrase, keyTerms, OMISSION, splitSentences, stem } from "./text.ts";
+import { holdsPhrase, keysOf, keyTerms, OMISSION, otherKeys, splitSentences } from "./text.ts";
 
 /**
  * The extractive composer: the answer is made of sentences taken verbatim from the retrieved
@@ -158,7 +158,7 @@ const wordsOf = (text: string) =>
     text
       .split(/[^\p{L}\p{N}]+/u)
       .filter(Boolean)
-      .map(stem),
+      .flatMap(keysOf),
   );
 
 /**
@@ -170,12 +170,16 @@ function statedTerms(
   text: string,
   terms: readonly string[],
   readings: ReadonlyMap<string, ReadonlyArray<ReadonlyArray<string | null>>>,
+  other: ReadonlyMap<string, ReadonlySet<string>> = new Map(),
 ): Set<string> {
   const words = wordsOf(text);
   const keys = readings.size > 0 ? phraseKeys(text) : [];
   return new Set(
     terms.filter(
-      (term) => words.has(term) || readings.get(term)?.some((reading) => holdsPhrase(keys, reading)),
+      (term) =>
+        words.has(term) ||
+        [...(other.get(term) ?? [])].some((key) => words.has(key)) ||
+        readings.get(term)?.some((reading) => holdsPhrase(keys, reading)),
     ),
   );
 }
@@ -194,7 +198,7 @@ export interface TermRarity {
 
 /**
  * `readings`: the codes' words each of the question's terms may be stated by (its lay words'
- * readings, layReadings); a term is otherwise stated by itself only.
+ * readings, questionReadings); a term is otherwise stated by itself only.
  */
 export function composeExtractive(
   question: string,
@@ -208,7 +212,8 @@ export function composeExtractive(
   const questionTerms = keyTerms(question).filter((t) => !rarity.ignored?.has(t));
   if (questionTerms.length === 0)
     return { sentences: [], evidence: "insufficient", coverage: 0, unstated: [] };
-  const states = (text: string) => statedTerms(text, questionTerms, readings);
+  const other = otherKeys(question);
+  const states = (text: string) => statedTerms(text, questionTerms, readings, other);
 
   const candidates: Candidate[] = sources.flatMap((source, i) => {
     const sentences = splitSentences(source.text);

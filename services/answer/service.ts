@@ -13,7 +13,7 @@ import { logAnswer } from "../store/answer-log.ts";
 import { type ProvisionText, provisionTexts, wordFrequencies } from "../store/corpus-queries.ts";
 import { type AnswerSentence, composeExtractive, type TermRarity } from "./extractive.ts";
 import { composeGenerative } from "./generative.ts";
-import { keyWords, layReadings, quotedIn, stem, wordsBehind } from "./text.ts";
+import { keyWords, questionReadings, quotedIn, stem, wordsBehind } from "./text.ts";
 
 /**
  * Answering a question from the corpus: retrieve provisions through the search engine, compose
@@ -202,7 +202,7 @@ export async function answerQuestion(
       sources,
       request.maxSources,
       await questionRarity(ctx, question),
-      layReadings(question, vocabulary, asked),
+      questionReadings(question, vocabulary, asked),
     );
     sentences = composed.sentences;
     evidence = composed.evidence;

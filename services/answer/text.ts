@@ -1,7 +1,7 @@
 import { foldAccents } from "../core/public-ids.ts";
 import { ASKING_VERBS, queryWords } from "../search/query-text.ts";
 import type { Synonyms } from "../search/synonyms.ts";
-import { phraseKeys } from "../search/words.ts";
+import { indexedKey, isStopWord, phraseKeys } from "../search/words.ts";
 
 /**
  * Sentences and words of French legal text, for composing answers. Pure.
@@ -63,16 +63,42 @@ const STOP_WORDS = new Set([
 ]);
 
 /**
- * A crude stem: accents folded, lower case, a plural's final s or x left out, then the first 6
- * letters (enough to pair "licenciement" and "licencié"). Without the plural rule a word of six
- * letters or fewer and its plural differed: « qui a droit aux congés payés ? » found « conges »
- * and « payes » stated nowhere in « Tout salarié a droit chaque année à un congé payé… ».
+ * A word's term: the word as the engines index it (indexedKey: accents folded, then Snowball's
+ * French stem), the key of search's term statistics, by which questionRarity weighs it. A
+ * sentence states a question's word when one of the word's keys (keysOf) is among its words' keys.
  */
-export const stem = (word: string) =>
-  foldAccents(word)
-    .toLowerCase()
-    .replace(/(?<=\p{L}{3})[sx]$/u, "")
-    .slice(0, 6);
+export const stem = (word: string) => indexedKey(word);
+
+/**
+ * The keys a word is compared by: its term (stem), and, for a feminine « -ée » or « -ées », the
+ * term of its masculine « -é » (« salariée »: « salarié »; « signée »: « signé »), unless that is
+ * a stop word (« entrée » is no « entre »). Folding accents before stemming, as the engines do,
+ * parts the feminine from the masculine ('salarie', 'salar'); a sentence about « la salariée »
+ * states a question's « salarié ». Other words stay apart as on every engine: « employeur » and
+ * « employés », « retraite » and « retrait », « partiel » and « partie » (a stem of their first
+ * six letters joined them, and a sentence about the employer stated a question's « employés »).
+ */
+export function keysOf(word: string): string[] {
+  const term = stem(word);
+  const folded = foldAccents(word).toLowerCase();
+  if (!/ees?$/.test(folded)) return [term];
+  const masculine = folded.replace(/es?$/, "");
+  if (STOP_WORDS.has(masculine) || isStopWord(masculine)) return [term];
+  const other = stem(masculine);
+  return other === term ? [term] : [term, other];
+}
+
+/** A text's terms' other keys (keysOf), by term: the question's, for statedTerms (extractive.ts). */
+export function otherKeys(text: string): Map<string, Set<string>> {
+  const other = new Map<string, Set<string>>();
+  for (const word of keyWords(text))
+    for (const key of keysOf(word).slice(1)) {
+      const term = stem(word);
+      if (!other.has(term)) other.set(term, new Set());
+      other.get(term)!.add(key);
+    }
+  return other;
+}
 
 /**
  * Abbreviations a text defines itself, in parentheses after the words they abbreviate: "activité
@@ -127,16 +153,19 @@ export function wordsBehind(text: string, terms: readonly string[]): string[] {
 }
 
 /**
- * The readings of the lay words a question uses (the synonyms file's `lay`: « alcool », then
- * « boisson alcoolisée »), by the question's term (stem), each as the keys search compares a
- * phrase's words by (phraseKeys): a sentence holding a reading as search holds a phrase
- * (holdsPhrase) states the lay word (statedTerms). The question's words are read as search reads
- * them: written as the lay word (« vacance », a vacancy, is not « vacances »), a hyphenated word
- * whole (« chèques-vacances » is no « vacances »), a word in one of its set phrases only not read
- * (« chèques vacances », synonyms.layWordsIn). `asked`: the question as typed, when `question` is
- * what Synonyms.canonical made of it.
+ * The codes' words that state some of a question's words, as search reads them (the synonyms
+ * file), by the question's term (stem), each as the keys search compares a phrase's words by
+ * (phraseKeys): a sentence holding a reading as search holds a phrase (holdsPhrase) states the
+ * word (statedTerms).
+ * - A verb form states its act's noun and other forms (`acts`: « démissionne », « démission »),
+ *   found by stem as search finds it (Synonyms.actReadings).
+ * - A lay word states its readings (`lay`: « alcool », « boisson alcoolisée »), written as the lay
+ *   word (« vacance », a vacancy, is not « vacances »), a hyphenated word whole
+ *   (« chèques-vacances » is no « vacances »), not where the question writes it only in one of its
+ *   set phrases (« chèques vacances », synonyms.layWordsIn).
+ * `asked`: the question as typed, when `question` is what Synonyms.canonical made of it.
  */
-export function layReadings(
+export function questionReadings(
   question: string,
   synonyms: Synonyms,
   asked = question,
@@ -146,6 +175,8 @@ export function layReadings(
   // were read as their full form (Synonyms.canonical).
   const read = synonyms.layWordsIn(asked);
   for (const word of queryWords(question)) {
+    const act = synonyms.actReadings(word);
+    if (act) readings.set(stem(word), act.map(phraseKeys));
     const meant = synonyms.layReadings(word);
     if (meant && read.has(foldAccents(word).toLowerCase())) readings.set(stem(word), meant.map(phraseKeys));
   }

@@ -142,6 +142,11 @@ acts:
     // The noun is the law's own word: searched as written.
     expect(acts.alternatives("rupture")).toEqual(["rupture"]);
     expect(acts.alternatives("démission")).toEqual(["démission"]);
+    // What answers read too (answer/text.ts): the act's other forms, none for the noun or another word.
+    expect(acts.actReadings("Démissionné")).toEqual(["démission"]);
+    expect(acts.actReadings("rompu")).toEqual(["rupture", "rompre"]);
+    expect(acts.actReadings("rupture")).toBeUndefined();
+    expect(acts.actReadings("salarié")).toBeUndefined();
     expect(queryTerms("Peut-on rompre un CDD ?", acts)).toEqual([
       ["rompre", "rupture", "rompu"],
       ["CDD", "contrat à durée déterminée"],

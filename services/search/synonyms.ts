@@ -352,15 +352,26 @@ export class Synonyms {
     if (group) return [word, ...group.filter((member) => key(member) !== key(word))];
     // The act a verb form names (the file's `acts`), found by stem so that any inflection the
     // stemmer joins to a listed form counts (« démissionné »); the noun itself names none.
-    const stem = wordKey(word);
-    const act = stem === null ? undefined : this.actsByVerb.get(stem);
-    if (act) return [word, ...act.filter((form) => wordKey(form) !== stem)];
+    const act = this.actReadings(word);
+    if (act) return [word, ...act];
     // A lay word (« alcool ») also searches the codes' words for what it means (« boisson
     // alcoolisée »), as written: « vacances » is the holidays, « vacance » (de poste) a vacancy;
     // unless the text it comes from uses it in a set phrase only (`layRead`, layWordsIn).
     const meant = this.layReadings(word);
     if (meant && (layRead === undefined || layRead.has(key(word)))) return [word, ...meant];
     return [word];
+  }
+
+  /**
+   * The act a verb form names (the file's `acts`: « démissionné », « démission » and
+   * « démissionner »): the noun and the act's other listed forms, found by stem so that any
+   * inflection the stemmer joins to a listed form counts; undefined for any other word (the noun
+   * itself names none).
+   */
+  actReadings(word: string): string[] | undefined {
+    const stem = wordKey(word);
+    const act = stem === null ? undefined : this.actsByVerb.get(stem);
+    return act?.filter((form) => wordKey(form) !== stem);
   }
 
   /**

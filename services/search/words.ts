@@ -70,6 +70,30 @@ export function wordKey(word: string): string | null {
   return key;
 }
 
+/** « œ » and « æ » as the engines fold them (Postgres's unaccent, Lucene's asciifolding): « oe », « ae ». */
+const foldLigatures = (text: string) => text.replaceAll("œ", "oe").replaceAll("æ", "ae");
+
+/** Keys by word as written, folded before stemming: one lookup a word. */
+const indexedKeys = new Map<string, string>();
+
+/**
+ * A word as the engines' analysers index it: accents folded first, then Snowball's French stem
+ * (Postgres's `french_unaccent`; `asciifolding` then `stemmer` on the index engines), the terms
+ * search's statistics count (search_lexemes). « indemnite » typed without accents is « indemnité »,
+ * « oeuvre » « œuvre »; « salarié » and « salariée » part, as they do there. A stop word stays as
+ * folded.
+ */
+export function indexedKey(word: string): string {
+  let key = indexedKeys.get(word);
+  if (key === undefined) {
+    const folded = foldLigatures(foldAccents(asSearched(word).toLowerCase()));
+    key = isStopWord(folded) ? folded : stemmer.stem(folded);
+    if (indexedKeys.size > 200_000) indexedKeys.clear();
+    indexedKeys.set(word, key);
+  }
+  return key;
+}
+
 /**
  * The keys search compares a text's words by, in order, a stop word as null: it holds its place, as
  * on every engine, so « congé, qui n'est pas payé » holds no phrase « congés payés ».

@@ -11,7 +11,7 @@ import { UsageLimiter } from "../../services/access/rate-limits.ts";
 import { UsageMeter } from "../../services/access/usage-meter.ts";
 import { composeExtractive, type Source } from "../../services/answer/extractive.ts";
 import { answerQuestion, questionRarity } from "../../services/answer/service.ts";
-import { layReadings, quotedIn } from "../../services/answer/text.ts";
+import { questionReadings, quotedIn } from "../../services/answer/text.ts";
 import { parseConfig, repoRoot } from "../../services/core/config.ts";
 import { searchCorpus } from "../../services/corpus/search.ts";
 import { forgetVocabulary } from "../../services/corpus/vocabulary.ts";
@@ -262,7 +262,7 @@ try {
         others,
         5,
         await questionRarity(ctx, read),
-        layReadings(read, ctx.synonyms, question),
+        questionReadings(read, ctx.synonyms, question),
       );
       if (composed.evidence === "sufficient") mismatchedAnswered += 1;
     }

@@ -100,7 +100,7 @@ describe("POST /api/v1/answer", () => {
     });
     answerKey = api.keys.all!;
     // An act stating a number in words, as the codes do; one naming the holidays as they do; one
-    // on vouchers of no kind.
+    // on vouchers of no kind; one naming an act by its noun.
     await ingestInline(api.store.db, [
       lawOf("HOURS", "loi-heures", "Loi sur la durée du travail", [
         ["1", "La durée légale de travail effectif est fixée à trente-cinq heures par semaine."],
@@ -113,6 +113,9 @@ describe("POST /api/v1/answer", () => {
       ]),
       lawOf("VOUCHERS", "loi-cheques", "Loi sur les chèques", [
         ["1", "L'employeur peut remettre des chèques au salarié chaque mois."],
+      ]),
+      lawOf("RESIGNATION", "loi-demission", "Loi sur la fin du contrat", [
+        ["1", "La démission du salarié est notifiée par écrit à l'employeur."],
       ]),
     ]);
   });
@@ -167,6 +170,20 @@ describe("POST /api/v1/answer", () => {
     const trial = await ask({ question: "La période d'essai des cadres est-elle de 6 mois ?" });
     expect(trial.body.data.evidence).toBe("sufficient");
     expect(trial.body.data.answer.sentences[0].citations).toEqual(["code-du-travail/L1221-19"]);
+  });
+
+  it("reads a verb form as its act's noun, as search does (« démissionne », « démission »)", async () => {
+    // « démissionner » is the question's one rare word. The inline act writes only the noun: its
+    // sentence is quoted through the act's reading (a fixture article's « démissionné », the
+    // verb's own term, would make the answer sufficient without it).
+    const { status, body } = await ask({ question: "Un salarié peut-il démissionner ?" });
+    expect(status).toBe(200);
+    expect(body.data.evidence).toBe("sufficient");
+    expect(body.data.unstated_words).toEqual([]);
+    expect(body.data.answer.sentences).toContainEqual({
+      text: "La démission du salarié est notifiée par écrit à l'employeur.",
+      citations: ["loi-demission/1"],
+    });
   });
 
   it("reads a sentence stating a lay word's reading (« congés payés ») as stating the word (« vacances »)", async () => {
