@@ -219,8 +219,6 @@ describe("composeExtractive", () => {
     expect(keysOf("salarie")).toEqual(keysOf("salarié"));
     expect(keysOf("oeuvre")).toEqual(keysOf("œuvre"));
     expect(keysOf("salariées")).toEqual([stem("salariées"), stem("salarié")]);
-    // Not where the masculine is a stop word: « entrée » is no « entre ».
-    expect(keysOf("entrée")).toEqual([stem("entrée")]);
     const dismissed = {
       publicId: "p",
       text: "La salariée licenciée pour motif économique bénéficie d'une priorité de réembauche.",
@@ -243,6 +241,16 @@ describe("composeExtractive", () => {
       rarityOver([employer.text, ...OTHER_TEXTS]),
     );
     expect(asked).toMatchObject({ evidence: "insufficient", unstated: [stem("employés")] });
+    // A stop word states nothing: the preposition « entre » shares « entrée »'s term ('entre').
+    expect(stem("entre")).toBe(stem("entrée"));
+    const between = { publicId: "b", text: "Le délai court entre deux visites du salarié." };
+    const entry = composeExtractive(
+      "Conditions d'entrée du salarié",
+      [between],
+      3,
+      rarityOver([between.text, ...OTHER_TEXTS]),
+    );
+    expect(entry.unstated).toContain(stem("entrée"));
   });
 
   it("reads a verb form as stating its act's noun, as search reads it (« démissionne », « démission »)", () => {

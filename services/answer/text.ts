@@ -1,7 +1,7 @@
 import { foldAccents } from "../core/public-ids.ts";
 import { ASKING_VERBS, queryWords } from "../search/query-text.ts";
 import type { Synonyms } from "../search/synonyms.ts";
-import { indexedKey, isStopWord, phraseKeys } from "../search/words.ts";
+import { indexedKey, phraseKeys } from "../search/words.ts";
 
 /**
  * Sentences and words of French legal text, for composing answers. Pure.
@@ -71,20 +71,20 @@ export const stem = (word: string) => indexedKey(word);
 
 /**
  * The keys a word is compared by: its term (stem), and, for a feminine « -ée » or « -ées », the
- * term of its masculine « -é » (« salariée »: « salarié »; « signée »: « signé »), unless that is
- * a stop word (« entrée » is no « entre »). Folding accents before stemming, as the engines do,
- * parts the feminine from the masculine ('salarie', 'salar'); a sentence about « la salariée »
- * states a question's « salarié ». Other words stay apart as on every engine: « employeur » and
- * « employés », « retraite » and « retrait », « partiel » and « partie » (a stem of their first
- * six letters joined them, and a sentence about the employer stated a question's « employés »).
+ * term of its masculine « -é » (« salariée »: « salarié »; « signée »: « signé »). Folding accents
+ * before stemming, as the engines do, parts the feminine from the masculine ('salarie', 'salar');
+ * a sentence about « la salariée » states a question's « salarié ». Other words stay apart as on
+ * every engine: « employeur » and « employés », « retraite » and « retrait », « partiel » and
+ * « partie » (a stem of their first six letters joined them, and a sentence about the employer
+ * stated a question's « employés »). A stop word of the composer's (STOP_WORDS) has none, as in
+ * keyWords: the preposition « entre » states no « entrée », whose term it shares.
  */
 export function keysOf(word: string): string[] {
-  const term = stem(word);
   const folded = foldAccents(word).toLowerCase();
+  if (STOP_WORDS.has(folded)) return [];
+  const term = stem(word);
   if (!/ees?$/.test(folded)) return [term];
-  const masculine = folded.replace(/es?$/, "");
-  if (STOP_WORDS.has(masculine) || isStopWord(masculine)) return [term];
-  const other = stem(masculine);
+  const other = stem(folded.replace(/es?$/, ""));
   return other === term ? [term] : [term, other];
 }
 
