@@ -22,6 +22,17 @@ describe("buildSnippet", () => {
     );
   });
 
+  it("marks what the engines match: accents folded before stemming", () => {
+    const text = "Le salarié occupe un emploi. Les employés sont informés. Les collectivités territoriales.";
+    // Typed without accents, as the engines fold them first.
+    expect(buildSnippet(text, [], [["employes"]])).toContain("Les <mark>employés</mark> sont");
+    // Snowball's stem of an accented word joins words the engines keep apart: not marked.
+    const marked = buildSnippet(text, [], [["employés"], ["collective"]]);
+    expect(marked).toContain("un emploi.");
+    expect(marked).toContain("Les collectivités");
+    expect(marked).toContain("<mark>employés</mark>");
+  });
+
   it("marks a word whole where the text decomposes its accent or breaks it with a soft hyphen", () => {
     const snippet = buildSnippet(
       "La re\u0301siliation engage les responsa\u00adbilités du gérant (10 µg).",

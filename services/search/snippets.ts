@@ -1,5 +1,5 @@
 import { hyphensApart, isHyphenatedWord } from "./query-text.ts";
-import { wordKey } from "./words.ts";
+import { matchedKey } from "./words.ts";
 
 /**
  * Snippets that show why a provision matched, the same on every engine: the passage of its text
@@ -9,8 +9,9 @@ import { wordKey } from "./words.ts";
  * nor the words of a synonym phrase outside that phrase ("durée" alone does not match "contrat à
  * durée déterminée"). Plain text: the only markup is <mark>.
  *
- * Words are compared as engines compare them: lower case, Snowball French stem, accents folded;
- * a query and a text go through the same function here, so what is marked is self-consistent.
+ * Words are compared as the engines match them (matchedKey): lower case, accents folded, then
+ * Snowball's French stem; a query and a text go through the same function here, so what is marked
+ * is what the engines match.
  */
 
 /** Words in a passage; two passages at most, joined by " … ". */
@@ -27,7 +28,7 @@ interface Token {
   key: string | null;
 }
 
-/** Within a word also: a combining accent, and the characters search drops (wordKey reads the word as search does). */
+/** Within a word also: a combining accent, and the characters search drops (matchedKey reads the word as search does). */
 const LETTER_OR_DIGIT = /^(?:[\p{L}\p{N}\p{M}\u00ad\u2060\ufeff]|\u200c|\u200d)$/u;
 
 /** The length (1 or 2 code units) of the letter or digit at i, 0 if it is neither (ASCII decided without a regular expression). */
@@ -54,12 +55,12 @@ function tokenize(text: string): Token[] {
       continue;
     }
     if (start >= 0) {
-      tokens.push({ start, end: i, key: wordKey(text.slice(start, i)) });
+      tokens.push({ start, end: i, key: matchedKey(text.slice(start, i)) });
       start = -1;
     }
     i += text.codePointAt(i)! > 0xffff ? 2 : 1;
   }
-  if (start >= 0) tokens.push({ start, end: text.length, key: wordKey(text.slice(start)) });
+  if (start >= 0) tokens.push({ start, end: text.length, key: matchedKey(text.slice(start)) });
   return tokens;
 }
 

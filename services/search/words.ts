@@ -95,6 +95,17 @@ export function indexedKey(word: string): string {
 }
 
 /**
+ * A word as the engines match it (indexedKey), null for a stop word, which they drop before
+ * stemming (never matched, never marked): how snippets mark the words a provision matched
+ * (snippets.ts). « employes » typed without accents marks « employés »; « employés » does not mark
+ * « emploi », which Snowball's stem of the accented word (wordKey) joins to it.
+ */
+export function matchedKey(word: string): string | null {
+  const folded = foldLigatures(foldAccents(asSearched(word).toLowerCase()));
+  return isStopWord(folded) ? null : indexedKey(word);
+}
+
+/**
  * The keys search compares a text's words by, in order, a stop word as null: it holds its place, as
  * on every engine, so « congé, qui n'est pas payé » holds no phrase « congés payés ».
  */
