@@ -11,7 +11,7 @@ import { matchedKey } from "./words.ts";
  *
  * Words are compared as the engines match them (matchedKey): lower case, accents folded, then
  * Snowball's French stem; a query and a text go through the same function here, so what is marked
- * is what the engines match.
+ * is what the engines match, stop words aside (never marked).
  */
 
 /** Words in a passage; two passages at most, joined by " … ". */

@@ -94,15 +94,24 @@ export function indexedKey(word: string): string {
   return key;
 }
 
+/** Keys by word as written, for snippets: one lookup a word. */
+const matchedKeys = new Map<string, string | null>();
+
 /**
- * A word as the engines match it (indexedKey), null for a stop word, which they drop before
- * stemming (never matched, never marked): how snippets mark the words a provision matched
- * (snippets.ts). « employes » typed without accents marks « employés »; « employés » does not mark
- * « emploi », which Snowball's stem of the accented word (wordKey) joins to it.
+ * A word as the engines match it (indexedKey), null for a stop word (never marked): how snippets
+ * mark the words a provision matched (snippets.ts). « employes » typed without accents marks
+ * « employés »; « employés » does not mark « emploi », which Snowball's stem of the accented word
+ * (wordKey) joins to it.
  */
 export function matchedKey(word: string): string | null {
-  const folded = foldLigatures(foldAccents(asSearched(word).toLowerCase()));
-  return isStopWord(folded) ? null : indexedKey(word);
+  let key = matchedKeys.get(word);
+  if (key === undefined) {
+    const folded = foldLigatures(foldAccents(asSearched(word).toLowerCase()));
+    key = isStopWord(folded) ? null : indexedKey(word);
+    if (matchedKeys.size > 200_000) matchedKeys.clear();
+    matchedKeys.set(word, key);
+  }
+  return key;
 }
 
 /**
