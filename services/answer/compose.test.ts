@@ -134,7 +134,9 @@ describe("composeExtractive", () => {
       RARITY,
     );
     expect(answer.evidence).toBe("sufficient");
-    expect(answer.sentences[0]).toEqual({ text: ESSAI.text, citations: [ESSAI.publicId] });
+    // Search ranked the resignation provision first: its sentence stating « durée » may fill a
+    // place as context (places left free), but the evidence is the trial period's.
+    expect(answer.sentences).toContainEqual({ text: ESSAI.text, citations: [ESSAI.publicId] });
     for (const s of answer.sentences)
       expect([DEMISSION.text, ESSAI.text].some((t) => t.includes(s.text))).toBe(true);
   });
@@ -484,7 +486,7 @@ describe("composeExtractive", () => {
     expect(answer.sentences).toEqual([{ text: full.text, citations: ["full"] }]);
   });
 
-  it("gives a place still free back to the first page, by a sentence stating a rare word, as context", () => {
+  it("gives a place still free back to the first page, by a sentence stating a word of the question, as context", () => {
     // Two places; the first provision has no sentence covering a third of the question, but one
     // stating « essai »: quoted in the place the better sentence below leaves, in search's order.
     const aside = { publicId: "aside", text: "Le salarié est informé par écrit. L'essai figure au contrat." };
@@ -501,10 +503,51 @@ describe("composeExtractive", () => {
     expect(alone.evidence).toBe("insufficient");
     expect(alone.unstated).not.toContain("essai");
     expect(alone.unstated.length).toBeGreaterThan(0);
-    // Never a sentence stating only common words, and never beyond the places asked.
+    // Never beyond the places asked.
     expect(composeExtractive(question, [aside, full], 1, RARITY).sentences).toHaveLength(1);
-    const common = { publicId: "common", text: "La durée du travail est fixée par accord." };
-    expect(composeExtractive(question, [common], 2, RARITY).sentences).toEqual([]);
+    // Rarities where « durée » and « maximale » are the question's common half, « période » and
+    // « essai » its rare half.
+    const weights = {
+      corpusSize: 100,
+      documentFrequency: new Map([
+        [stem("essai"), 10],
+        [stem("période"), 3],
+        [stem("durée"), 40],
+        [stem("maximale"), 40],
+      ]),
+    };
+    // A provision none of whose sentences states a rare word is quoted by its sentence stating a
+    // common word, when the provision names another word of the question (its headings here):
+    // search ranked it among the first, and the answer has room. As context: the answer stays
+    // insufficient.
+    const common = {
+      publicId: "common",
+      text: "Le salarié est informé par écrit. La durée du travail est fixée par accord.",
+      headings: ["Section 2 : Durée maximale"],
+    };
+    const quoted = composeExtractive(question, [common], 2, weights);
+    expect(quoted.sentences).toEqual([
+      { text: "La durée du travail est fixée par accord.", citations: ["common"] },
+    ]);
+    expect(quoted.evidence).toBe("insufficient");
+    // One common word and nothing else of the question is no context: « taux » in an article on
+    // pay rises for a question on VAT.
+    const { headings: _, ...bare } = common;
+    expect(composeExtractive(question, [bare], 2, weights).sentences).toEqual([]);
+    // One stating a rare word comes first, though the other scores higher: « durée » and
+    // « maximale » weigh more together than « essai » alone, and the long sentence pays for its
+    // length. Neither covers a third of the question.
+    const long = `L'essai figure au contrat, ${"que le salarié signe, ".repeat(24)}à la date prévue.`;
+    const both = {
+      publicId: "both",
+      text: `Le salarié est informé par écrit. La durée maximale est fixée par accord. ${long}`,
+    };
+    expect(composeExtractive(question, [both], 1, weights).sentences).toEqual([
+      { text: long, citations: ["both"] },
+    ]);
+    // A provision stating no word of the question is not quoted.
+    const none = { publicId: "none", text: "Le salarié est informé par écrit." };
+    expect(composeExtractive(question, [none], 2, RARITY).sentences).toEqual([]);
   });
 
   it("keeps a place for search's first provision when it states a rare word, taken from below the first page", () => {
