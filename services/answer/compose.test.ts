@@ -56,6 +56,10 @@ describe("keyTerms", () => {
     // part, unaccented « salarie » is « salarié ».
     expect(keyTerms("les employeurs, les employés")).toEqual(["employeur", "employ"]);
     expect(keyTerms("le salarie")).toEqual(keyTerms("le salarié"));
+    // Nor are the verbs a person asks with, whatever the person (search's ASKING_MODALS).
+    expect(keyTerms("A qui dois-je écrire ? Je veux, puis-je, je peux démissionner ?")).toEqual(
+      keyTerms("écrire démissionner"),
+    );
     // As search reads them: asking what the law says is not a word the answer must state.
     expect(keyTerms("Que dit la loi sur les temps de pause ? Que veut dire pause ?")).toEqual(
       keyTerms("loi temps pause"),

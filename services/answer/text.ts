@@ -1,5 +1,5 @@
 import { foldAccents } from "../core/public-ids.ts";
-import { ASKING_VERBS, queryWords } from "../search/query-text.ts";
+import { ASKING_MODALS, ASKING_VERBS, queryWords } from "../search/query-text.ts";
 import type { Synonyms } from "../search/synonyms.ts";
 import { indexedKey, phraseKeys } from "../search/words.ts";
 
@@ -60,6 +60,7 @@ const STOP_WORDS = new Set([
     "quel quelle quels quelles quoi quand comment combien pourquoi ou est-ce peut peuvent doit doivent faut il-y-a y-a-t-il t-il t-elle ai as avons avez ont suis es sommes etes etait sera seront cas lorsque lorsqu jusqu puisqu quoiqu si sans sous entre vers chez tout tous toute toutes autre autres plus moins tres bien fait faire"
   ).split(" "),
   ...ASKING_VERBS,
+  ...ASKING_MODALS,
 ]);
 
 /**

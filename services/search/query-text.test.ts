@@ -34,6 +34,14 @@ describe("queryWords", () => {
       "grave",
       "astreinte",
     ]);
+    // The verbs a person asks with, in any person: no provision writes « veux » or « dois ».
+    expect(queryWords("je veux démissionner, à qui dois-je écrire ? Puis-je refuser ?")).toEqual([
+      "démissionner",
+      "à",
+      "écrire",
+      "refuser",
+    ]);
+    expect(queryWords("Un salarié pourrait-il refuser ?")).toEqual(["Un", "salarié", "refuser"]);
     expect(queryWords("L1237-1-1")).toEqual(["L1237-1-1"]);
     expect(queryWords("-exclu")).toEqual(["exclu"]);
   });

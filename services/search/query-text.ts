@@ -16,7 +16,19 @@ import { asSearched, ELIDED, isStopWord } from "./words.ts";
  */
 export const ASKING_VERBS = ["dit", "dire", "veut", "signifie"];
 
-/** Question words and auxiliaries that carry no legal meaning, accents folded, and ASKING_VERBS. */
+/**
+ * The verbs a person asks with, in the first and second persons and the conditional too (« je
+ * veux démissionner », « à qui dois-je m'adresser ? », « puis-je refuser ? », « pourrait-il… »):
+ * they say who asks and how, not what about. No provision is written in the first person, so the
+ * spelling reading took them for slips (« veux » read as « deux », « dois » as « mois »).
+ */
+export const ASKING_MODALS =
+  "veux voudrais voudrait peux puis pourrais pourrait dois devrais devrait vais".split(" ");
+
+/**
+ * Question words and auxiliaries that carry no legal meaning, accents folded, ASKING_VERBS and
+ * ASKING_MODALS.
+ */
 const QUESTION_WORDS = new Set([
   ...(
     "quel quelle quels quelles lequel laquelle lesquels lesquelles comment combien pourquoi quand ou qui que quoi " +
@@ -24,6 +36,7 @@ const QUESTION_WORDS = new Set([
     "a-t-il y-a-t-il ont avoir fait faire existe-t-il s'agit-il agit"
   ).split(" "),
   ...ASKING_VERBS,
+  ...ASKING_MODALS,
 ]);
 
 const ELISION = new RegExp(`^(?:${ELIDED.join("|")})['’]`, "i");
