@@ -10,6 +10,7 @@ import { logger } from "../core/logger.ts";
 import { withChangesDelivered } from "../jobs/change-log-job.ts";
 import { resumeSubmittedRuns } from "../jobs/ingest-run-job.ts";
 import { createIndexedEngine } from "../search/engines.ts";
+import { frenchWords } from "../search/french-words.ts";
 import { rebuildIndex } from "../search/indexer.ts";
 import { openStore } from "../store/open.ts";
 import { corpusStats } from "../store/stats.ts";
@@ -54,6 +55,8 @@ async function main() {
   }
 
   const ctx = await buildContext(cfg, db, logger);
+  // The spelling reading's French words, read now rather than by the first search that needs them.
+  if (cfg.SEARCH_SPELLING !== "off") frenchWords();
   const inFlight = new InFlight();
   if (cfg.SEARCH_ENGINE !== "postgres") await ensureIndex(cfg, db);
   // Without Redis there is no worker: this process runs the change-log and indexing jobs itself.

@@ -3,6 +3,7 @@ import {
   correctable,
   correctSpelling,
   MAX_CORRECTIONS,
+  masculineOf,
   mostUsed,
   oneKeystrokeAway,
   rewrite,
@@ -111,6 +112,30 @@ describe("correctSpelling", () => {
     // One statement for the query's words, one for the candidates.
     expect(calls).toHaveLength(2);
     expect(calls[0]).toEqual(["rupture", "conventionelle"]);
+  });
+
+  it("never reads a French word as another, and reads a feminine in « -ée » no provision uses as its masculine", async () => {
+    // French words the codes do not write: one keystroke from words they do, they are no slips.
+    const { count, calls } = counter({ urban: 5, papier: 50, deux: 9000, harcelé: 12, harcèlement: 80 });
+    expect(await correctSpelling("port du turban", count)).toEqual([]);
+    expect(await correctSpelling("panier repas", count)).toEqual([]);
+    // No candidate counted for them: the only statement counted the query's words.
+    expect(calls).toEqual([
+      ["port", "turban"],
+      ["panier", "repas"],
+    ]);
+    // A feminine the codes never write, as its masculine (accents folded before stemming part
+    // the two), whether typed with its accents or without.
+    expect(await correctSpelling("je suis harcelée", count)).toEqual([
+      { typed: "harcelée", readAs: "harcelé" },
+    ]);
+    expect(await correctSpelling("harcelee", count)).toEqual([{ typed: "harcelee", readAs: "harcele" }]);
+    expect(masculineOf("salariées")).toEqual(["salariés"]);
+    expect(masculineOf("turban")).toEqual([]);
+    // A slip is still read: « harcelemnt » is no French word.
+    expect(await correctSpelling("harcelemnt", count)).toEqual([
+      { typed: "harcelemnt", readAs: "harcelement" },
+    ]);
   });
 
   it("never changes a word some provision uses, nor one with synonyms, nor a short one", async () => {

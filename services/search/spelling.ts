@@ -1,4 +1,5 @@
 import { foldAccents } from "../core/public-ids.ts";
+import { isFrenchWord } from "./french-words.ts";
 import { searchedWords } from "./query-text.ts";
 import type { Synonyms } from "./synonyms.ts";
 import { isStopWord } from "./words.ts";
@@ -9,8 +10,11 @@ import { isStopWord } from "./words.ts";
  * The rule: a query word of at least MIN_LENGTH letters that no provision uses is read as
  * the word, one keystroke away (a letter left out, added, replaced, or two letters swapped), that
  * the most provisions use. A word some provision uses is never changed, so nothing that could be
- * found is lost; the response says what was read (`spelling`). Pure apart from the word counts it
- * is given.
+ * found is lost; nor is a French word (french-words.ts), which is no slip but a word the codes do
+ * not write (« turban » is not « urban », « panier » not « papier »), except a feminine in « -ée »
+ * or « -ées » no provision uses, read as its masculine when some provision uses that (« je suis
+ * harcelée »: « harcelé »; accents are folded before stemming, which parts the two). The
+ * response says what was read (`spelling`). Pure apart from the word counts it is given.
  */
 
 /**
@@ -86,6 +90,15 @@ export function mostUsed(
   return best;
 }
 
+/**
+ * The masculine of a feminine in « -ée » or « -ées » (« harcelée »: « harcelé », « salariees »:
+ * « salaries »), as the only reading of a French word; none for any other word.
+ */
+export function masculineOf(word: string): string[] {
+  const masculine = word.replace(/([ée])e(s?)$/iu, "$1$2");
+  return masculine === word ? [] : [masculine];
+}
+
 /** A word read otherwise, as the response shows it. */
 export interface Correction {
   typed: string;
@@ -118,8 +131,14 @@ export const MAX_CORRECTIONS = 3;
 export async function correctSpelling(
   q: string,
   count: WordCounter,
-  options: { synonyms?: Synonyms; readings?: Map<string, string | null> } = {},
+  options: {
+    synonyms?: Synonyms;
+    readings?: Map<string, string | null>;
+    /** Whether a word is a word of the language, not a slip (default: isFrenchWord). */
+    isWord?: (word: string) => boolean;
+  } = {},
 ): Promise<Correction[]> {
+  const isWord = options.isWord ?? isFrenchWord;
   const readings = options.readings ?? new Map<string, string | null>();
   // A word with synonyms is searched by them too (« SMIC », which the codes spell out).
   const typed = searchedWords(q)
@@ -135,8 +154,11 @@ export async function correctSpelling(
       .filter(([, word]) => counts.get(word) === 0)
       .slice(0, Math.max(0, MAX_CORRECTIONS - alreadyRead));
     if (unknown.length > 0) {
-      const candidates = new Map(unknown.map(([key, word]) => [key, oneKeystrokeAway(word)]));
-      const candidateCounts = await count([...new Set([...candidates.values()].flat())]);
+      const candidates = new Map(
+        unknown.map(([key, word]) => [key, isWord(word) ? masculineOf(word) : oneKeystrokeAway(word)]),
+      );
+      const all = [...new Set([...candidates.values()].flat())];
+      const candidateCounts = all.length > 0 ? await count(all) : new Map<string, number>();
       for (const [key, words] of candidates) readings.set(key, mostUsed(words, candidateCounts) ?? null);
     }
   }

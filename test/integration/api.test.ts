@@ -58,6 +58,15 @@ describe.each(API_SETUPS)("API v1 on $name", ({ kind, redis }) => {
       expect(right.body.data.map((h: { id: string }) => h.id)).toEqual(
         r.body.data.map((h: { id: string }) => h.id),
       );
+      // A French word no provision uses is no slip (« tord », of « tordre », was read as « tard »),
+      // and the verbs a person asks with are no words to search (« veux » was read as « deux »).
+      for (const q of ["licencié à tord", "je veux démissionner"]) {
+        const typed = await call(api, `/api/v1/search?q=${encodeURIComponent(q)}&limit=2`, {
+          key: api.keys.reader,
+        });
+        expect(typed.status).toBe(200);
+        expect(typed.body.spelling).toBeUndefined();
+      }
     });
 
     it("searches within a code its title names, without those words, and says so; answers likewise", async () => {
