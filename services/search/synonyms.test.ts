@@ -324,7 +324,6 @@ lay:
     // No verb of a « mise … » act is listed: stop words are skipped in names, so « me mettre à la
     // retraite » (leaving of one's own accord) would read as the employer's « mise à la retraite ».
     expect(queryTerms("Je veux me mettre à la retraite", bundled)).toEqual([
-      ["veux"],
       ["mettre"],
       ["retraite"],
     ]);
