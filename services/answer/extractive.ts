@@ -29,7 +29,7 @@ export interface Composition {
    * The sentences quoted, each covering a third of the question, or, as context (not evidence)
    * from one of search's first provisions, stating a rare word of it (in the place kept for
    * search's first provision, or one left free), or, in a place left free, a common word of it
-   * where the provision names another; quoted whatever the evidence, so that an insufficient
+   * with another, stated or inherited; quoted whatever the evidence, so that an insufficient
    * answer still shows the closest statements the sources hold.
    */
   sentences: AnswerSentence[];
@@ -306,9 +306,10 @@ export function composeExtractive(
   const sufficient = chosen.length > 0 && coverage >= MIN_ANSWER_COVERAGE && rare.some((t) => stated.has(t));
   // Places still free go back to the first page: a provision search ranks there with no sentence
   // covering a third of the question is quoted, in search's order, by its best sentence stating
-  // one of the question's rare words itself, or else one stating a common word itself where the
-  // provision names another word of the question (the sentence's headings, the provision's first
-  // sentence, its guides). Search ranked it among the first for the question, and the answer has
+  // one of the question's rare words itself, or else one stating a common word itself and, itself
+  // or through what it inherits (its headings, its provision's first sentence, its guides' titles),
+  // another word of the question; not a long sentence without a lead-in, which holds common words
+  // by chance. Search ranked it among the first for the question, and the answer has
   // room: its closest sentence shows the reader what it holds (L3141-3, the days of paid leave a
   // month of work earns, under « Congés payés », for « Comment obtenir son décompte de congés
   // payés ? », though it never writes « décompte »). One common word alone is no context: « taux »
@@ -319,7 +320,10 @@ export function composeExtractive(
     if (chosen.length >= maxSentences) break;
     if (chosen.some((c) => c.source === source)) continue;
     const best = candidates
-      .filter((c) => c.source === source && (statesRare(c) || (c.own.size > 0 && c.terms.size > 1)))
+      .filter(
+        (c) =>
+          c.source === source && (statesRare(c) || (!c.contextOnly && c.own.size > 0 && c.terms.size > 1)),
+      )
       .sort((a, b) => Number(statesRare(b)) - Number(statesRare(a)) || b.score - a.score)[0];
     if (best && !chosen.some((c) => c.text === best.text)) chosen.push(best);
   }

@@ -67,7 +67,7 @@ export const INSUFFICIENT_NOTE = `The loaded corpus holds no provision that answ
 /**
  * What an insufficient answer means, in words. Its sentences, when it has some, are the closest
  * statements the sources hold (each covers a third of the question, or states a word of it as
- * context: a rare one, or a common one where its provision names another), not an answer: the note says which of the question's rare words no quoted
+ * context: a rare one, or a common one with another, stated or inherited), not an answer: the note says which of the question's rare words no quoted
  * sentence states, or that together they cover too little.
  */
 export function evidenceNote(

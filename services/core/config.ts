@@ -90,8 +90,8 @@ export const configSchema = z.object({
    */
   SEARCH_MEMORY_INDEX: z.preprocess(emptyAsUndefined, z.enum(["auto", "on", "off"]).default("auto")),
   /**
-   * A query word no provision uses is read as the most used word a keystroke away
-   * (services/search/spelling.ts); `off` searches every word as typed.
+   * A query word no provision uses, and no French word, is read as the most used word a keystroke
+   * away (services/search/spelling.ts); `off` searches every word as typed.
    */
   SEARCH_SPELLING: z.preprocess(emptyAsUndefined, z.enum(["on", "off"]).default("on")),
   /** Elasticsearch or OpenSearch address(es), comma-separated. Required with those engines. */

@@ -1,12 +1,13 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { foldAccents } from "../core/public-ids.ts";
+import { foldLigatures } from "./words.ts";
 
 /**
  * The words of French (`an-array-of-french-words`: some 336,000 words, every inflection, MIT),
- * lower case, accents folded: what tells a word no provision uses from a slip. « veux »,
- * « turban », « panier » are French, only not the codes'; « licenciment » is a slip (spelling.ts).
- * About 30 MB held once read.
+ * lower case: what tells a word no provision uses from a slip. « yeux », « turban », « panier »
+ * are French, only not the codes'; « licenciment » is a slip (spelling.ts). Accents count: the
+ * list holds every inflection, « contât » too, and « contat » typed for « contrat » is a slip.
+ * About 20 MB held once read.
  */
 let words: Set<string> | undefined;
 
@@ -14,11 +15,16 @@ let words: Set<string> | undefined;
 export function frenchWords(): ReadonlySet<string> {
   if (!words) {
     const file = createRequire(import.meta.url).resolve("an-array-of-french-words");
-    const list = JSON.parse(readFileSync(file, "utf8")) as string[];
-    words = new Set(list.map((word) => foldAccents(word).toLowerCase()));
+    words = new Set(
+      (JSON.parse(readFileSync(file, "utf8")) as string[]).map((word) => word.normalize("NFC")),
+    );
   }
   return words;
 }
 
-/** Whether `word` is a French word, case and accents aside. */
-export const isFrenchWord = (word: string): boolean => frenchWords().has(foldAccents(word).toLowerCase());
+/**
+ * Whether `word` is a French word as typed, case aside; « œ » and « æ » as the list spells them
+ * (« oe », « ae »: « sœur »).
+ */
+export const isFrenchWord = (word: string): boolean =>
+  frenchWords().has(foldLigatures(word.normalize("NFC").toLowerCase()));

@@ -42,6 +42,7 @@ describe("queryWords", () => {
       "refuser",
     ]);
     expect(queryWords("Un salarié pourrait-il refuser ?")).toEqual(["Un", "salarié", "refuser"]);
+    expect(queryWords("Pouvez-vous m'expliquer, peux-tu le dire ?")).toEqual(["expliquer", "le"]);
     expect(queryWords("L1237-1-1")).toEqual(["L1237-1-1"]);
     expect(queryWords("-exclu")).toEqual(["exclu"]);
   });

@@ -17,13 +17,17 @@ import { asSearched, ELIDED, isStopWord } from "./words.ts";
 export const ASKING_VERBS = ["dit", "dire", "veut", "signifie"];
 
 /**
- * The verbs a person asks with, in the first and second persons and the conditional too (« je
- * veux démissionner », « à qui dois-je m'adresser ? », « puis-je refuser ? », « pourrait-il… »):
+ * The verbs a person asks with (vouloir, pouvoir, devoir, aller) in the persons and tenses people
+ * ask in, beyond peut, doit and their plurals (« je veux démissionner », « à qui dois-je
+ * m'adresser ? », « puis-je refuser ? », « pourrait-il… », « pouvez-vous… »):
  * they say who asks and how, not what about. No provision is written in the first person, so the
  * spelling reading took them for slips (« veux » read as « deux », « dois » as « mois »).
  */
-export const ASKING_MODALS =
-  "veux voudrais voudrait peux puis pourrais pourrait dois devrais devrait vais".split(" ");
+export const ASKING_MODALS = (
+  "veux voulons voulez voudrais voudrait voudrions voudriez voudraient " +
+  "peux puis pouvons pouvez pourrais pourrait pourrions pourriez pourraient " +
+  "dois devons devez devrais devrait devrions devriez devraient vais vas"
+).split(" ");
 
 /**
  * Question words and auxiliaries that carry no legal meaning, accents folded, ASKING_VERBS and
@@ -56,7 +60,7 @@ export function queryWords(q: string): string[] {
         .replace(ELISION, "")
         .replace(/['’-]+$/, "")
         // Inversions: "peut-il", "doit-on", "a-t-elle" ask; the verb alone is what may match.
-        .replace(/-(?:t-)?(?:il|elle|on|ils|elles|je|nous|vous)$/i, ""),
+        .replace(/-(?:t-)?(?:il|elle|on|ils|elles|je|tu|nous|vous)$/i, ""),
     )
     .filter((w) => w.length > 0 && !QUESTION_WORDS.has(foldAccents(w).toLowerCase()));
 }

@@ -13,7 +13,7 @@ import { Synonyms } from "./synonyms.ts";
 /**
  * A word counter over a fixed vocabulary, folded as the corpus's analyser folds (case and
  * accents); it records what it was asked, so the tests see how many statements a search costs.
- * The real counter (Postgres's analysis and term statistics) is tested in test/integration/spelling.test.ts.
+ * The real counter (Postgres's analysis and term statistics) is tested in test/integration/api.test.ts.
  */
 function counter(vocabulary: Record<string, number>) {
   const fold = (w: string) => w.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
@@ -116,26 +116,43 @@ describe("correctSpelling", () => {
 
   it("never reads a French word as another, and reads a feminine in « -ée » no provision uses as its masculine", async () => {
     // French words the codes do not write: one keystroke from words they do, they are no slips.
-    const { count, calls } = counter({ urban: 5, papier: 50, deux: 9000, harcelé: 12, harcèlement: 80 });
+    const vocabulary = { urban: 5, papier: 50, deux: 9000, harcelé: 12, harcèlement: 80, contrat: 3000 };
+    const { count, calls } = counter(vocabulary);
     expect(await correctSpelling("port du turban", count)).toEqual([]);
-    expect(await correctSpelling("panier repas", count)).toEqual([]);
-    // No candidate counted for them: the only statement counted the query's words.
+    expect(await correctSpelling("fatigue des yeux", count)).toEqual([]);
+    // No candidate counted for them: the only statements counted the query's words.
     expect(calls).toEqual([
       ["port", "turban"],
-      ["panier", "repas"],
+      ["fatigue", "yeux"],
     ]);
-    // A feminine the codes never write, as its masculine (accents folded before stemming part
-    // the two), whether typed with its accents or without.
-    expect(await correctSpelling("je suis harcelée", count)).toEqual([
-      { typed: "harcelée", readAs: "harcelé" },
+    // As typed, accents included: « contat » is no « contât » (of « conter »), but a slip.
+    expect(await correctSpelling("contat", count)).toEqual([{ typed: "contat", readAs: "contrat" }]);
+    // Remembered as typed: the French « contât » read first does not keep « contat » as typed.
+    const readings = new Map<string, string | null>();
+    expect(await correctSpelling("contât", count, { readings })).toEqual([]);
+    expect(await correctSpelling("contat", count, { readings })).toEqual([
+      { typed: "contat", readAs: "contrat" },
+    ]);
+    // A feminine the codes never write, as its masculine, lower case (accents folded before
+    // stemming part the two); typed without its accents, it is no French word, and is read a
+    // keystroke away.
+    expect(await correctSpelling("Harcelée au travail", count)).toEqual([
+      { typed: "Harcelée", readAs: "harcelé" },
     ]);
     expect(await correctSpelling("harcelee", count)).toEqual([{ typed: "harcelee", readAs: "harcele" }]);
     expect(masculineOf("salariées")).toEqual(["salariés"]);
     expect(masculineOf("turban")).toEqual([]);
+    // Only a masculine that is French: « mosquée » has none (« mosqué »).
+    const withMosque = counter({ ...vocabulary, mosqué: 3 });
+    expect(await correctSpelling("mosquée", withMosque.count)).toEqual([]);
     // A slip is still read: « harcelemnt » is no French word.
     expect(await correctSpelling("harcelemnt", count)).toEqual([
       { typed: "harcelemnt", readAs: "harcelement" },
     ]);
+    // French words take none of the MAX_CORRECTIONS places: the slip after them is read.
+    expect(
+      await correctSpelling("turban panier foulard licenciment", counter({ licenciement: 900 }).count),
+    ).toEqual([{ typed: "licenciment", readAs: "licenciement" }]);
   });
 
   it("never changes a word some provision uses, nor one with synonyms, nor a short one", async () => {

@@ -10,11 +10,13 @@ import { isStopWord } from "./words.ts";
  * The rule: a query word of at least MIN_LENGTH letters that no provision uses is read as
  * the word, one keystroke away (a letter left out, added, replaced, or two letters swapped), that
  * the most provisions use. A word some provision uses is never changed, so nothing that could be
- * found is lost; nor is a French word (french-words.ts), which is no slip but a word the codes do
- * not write (« turban » is not « urban », « panier » not « papier »), except a feminine in « -ée »
- * or « -ées » no provision uses, read as its masculine when some provision uses that (« je suis
- * harcelée »: « harcelé »; accents are folded before stemming, which parts the two). The
- * response says what was read (`spelling`). Pure apart from the word counts it is given.
+ * found is lost; nor is a French word as typed (french-words.ts), which is no slip but a word
+ * the codes do not write (« yeux » is not « deux », « turban » not « urban »), except a feminine
+ * in « -ée » or « -ées » no provision uses, read as its masculine when some provision uses that
+ * (« je suis harcelée »: « harcelé »; accents are folded before stemming, which parts the two).
+ * A slip that makes another French word (« amande » for « amende ») is left as typed: no rule
+ * that reads words one at a time can tell it. The response says what was read (`spelling`).
+ * Pure apart from the word counts it is given.
  */
 
 /**
@@ -91,12 +93,15 @@ export function mostUsed(
 }
 
 /**
- * The masculine of a feminine in « -ée » or « -ées » (« harcelée »: « harcelé », « salariees »:
- * « salaries »), as the only reading of a French word; none for any other word.
+ * The masculine of a feminine in « -ée » or « -ées », lower case (« Harcelée »: « harcelé »,
+ * « salariées »: « salariés »), the only reading of a French word, if French too (« cheminée »
+ * is read as « cheminé », of « cheminer », only where no provision writes « cheminée »); none for
+ * any other word.
  */
 export function masculineOf(word: string): string[] {
-  const masculine = word.replace(/([ée])e(s?)$/iu, "$1$2");
-  return masculine === word ? [] : [masculine];
+  const lower = word.toLowerCase();
+  const masculine = lower.replace(/([ée])e(s?)$/u, "$1$2");
+  return masculine === lower ? [] : [masculine];
 }
 
 /** A word read otherwise, as the response shows it. */
@@ -143,20 +148,27 @@ export async function correctSpelling(
   // A word with synonyms is searched by them too (« SMIC », which the codes spell out).
   const typed = searchedWords(q)
     .filter((word) => correctable(word) && (options.synonyms?.alternatives(word).length ?? 1) === 1)
-    .map((word) => [foldAccents(word).toLowerCase(), word] as const);
+    // Remembered as typed, case aside: accents tell a French word (« contât ») from a slip (« contat »).
+    .map((word) => [word.normalize("NFC").toLowerCase(), word] as const);
   const unread = typed.filter(([key]) => !readings.has(key));
   if (unread.length > 0) {
     const counts = await count(unread.map(([, word]) => word));
     // A word beyond MAX_CORRECTIONS is searched as typed and not remembered: another query may read it.
     for (const [key, word] of unread) if (counts.get(word) !== 0) readings.set(key, null);
-    const alreadyRead = typed.filter(([key]) => readings.get(key)).length;
-    const unknown = unread
+    // A French word no provision uses is searched as typed, unless it is a feminine whose masculine
+    // is French too: it takes none of the MAX_CORRECTIONS places (it costs no candidates).
+    const readingsOf = (word: string) =>
+      isWord(word) ? masculineOf(word).filter((masculine) => isWord(masculine)) : oneKeystrokeAway(word);
+    const unused = unread
       .filter(([, word]) => counts.get(word) === 0)
+      .map(([key, word]) => [key, readingsOf(word)] as const);
+    for (const [key, words] of unused) if (words.length === 0) readings.set(key, null);
+    const alreadyRead = typed.filter(([key]) => readings.get(key)).length;
+    const unknown = unused
+      .filter(([, words]) => words.length > 0)
       .slice(0, Math.max(0, MAX_CORRECTIONS - alreadyRead));
     if (unknown.length > 0) {
-      const candidates = new Map(
-        unknown.map(([key, word]) => [key, isWord(word) ? masculineOf(word) : oneKeystrokeAway(word)]),
-      );
+      const candidates = new Map(unknown);
       const all = [...new Set([...candidates.values()].flat())];
       const candidateCounts = all.length > 0 ? await count(all) : new Map<string, number>();
       for (const [key, words] of candidates) readings.set(key, mostUsed(words, candidateCounts) ?? null);

@@ -323,10 +323,7 @@ lay:
     ]);
     // No verb of a « mise … » act is listed: stop words are skipped in names, so « me mettre à la
     // retraite » (leaving of one's own accord) would read as the employer's « mise à la retraite ».
-    expect(queryTerms("Je veux me mettre à la retraite", bundled)).toEqual([
-      ["mettre"],
-      ["retraite"],
-    ]);
+    expect(queryTerms("Je veux me mettre à la retraite", bundled)).toEqual([["mettre"], ["retraite"]]);
     for (const group of bundled.groups)
       for (const member of group) expect(member, `${group[0]}: "${member}"`).toMatch(/^\p{L}/u);
   });

@@ -71,7 +71,7 @@ export function wordKey(word: string): string | null {
 }
 
 /** « œ » and « æ » as the engines fold them (Postgres's unaccent, Lucene's asciifolding): « oe », « ae ». */
-const foldLigatures = (text: string) => text.replaceAll("œ", "oe").replaceAll("æ", "ae");
+export const foldLigatures = (text: string) => text.replaceAll("œ", "oe").replaceAll("æ", "ae");
 
 /** Keys by word as written, folded before stemming: one lookup a word. */
 const indexedKeys = new Map<string, string>();
