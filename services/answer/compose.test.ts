@@ -532,6 +532,13 @@ describe("composeExtractive", () => {
       { text: "La durée du travail est fixée par accord.", citations: ["common"] },
     ]);
     expect(quoted.evidence).toBe("insufficient");
+    // Nor a sentence of over 120 words without a lead-in: a long text holds common words by chance.
+    const longCommon = {
+      ...common,
+      publicId: "long",
+      text: `Le salarié est informé par écrit. La durée du travail, ${"que le salarié accepte, ".repeat(40)}est fixée par accord.`,
+    };
+    expect(composeExtractive(question, [longCommon], 2, weights).sentences).toEqual([]);
     // One common word and nothing else of the question is no context: « taux » in an article on
     // pay rises for a question on VAT.
     const { headings: _, ...bare } = common;

@@ -76,7 +76,7 @@ export const searchResponseSchema = z
     }),
     spelling: spellingSchema.optional().meta({
       description:
-        "Present when a word of q of four letters or more is used by no provision and one keystroke (a letter left out, added, replaced, or two swapped) makes of it a word provisions use: it was searched as the most used such word. A French word as typed is never read so (« yeux » is not « deux »), except a feminine in « -ée(s) », read as its masculine (« harcelée »: « harcelé ») when provisions use that.",
+        "Present when a word of q of four letters or more is used by no provision and one keystroke (a letter left out, added, replaced, or two swapped) makes of it a word provisions use: it was searched as the most used such word. A French word, accents aside, is never read so (« yeux » is not « deux »), except a feminine in « -ée(s) », read as its masculine (« harcelée »: « harcelé ») when that is French too and provisions use it.",
     }),
     partial_match: z.literal(true).optional().meta({
       description:

@@ -10,10 +10,11 @@ import { isStopWord } from "./words.ts";
  * The rule: a query word of at least MIN_LENGTH letters that no provision uses is read as
  * the word, one keystroke away (a letter left out, added, replaced, or two letters swapped), that
  * the most provisions use. A word some provision uses is never changed, so nothing that could be
- * found is lost; nor is a French word as typed (french-words.ts), which is no slip but a word
- * the codes do not write (« yeux » is not « deux », « turban » not « urban »), except a feminine
- * in « -ée » or « -ées » no provision uses, read as its masculine when some provision uses that
- * (« je suis harcelée »: « harcelé »; accents are folded before stemming, which parts the two).
+ * found is lost; nor is a French word, accents aside (french-words.ts), which is no slip but a
+ * word the codes do not write (« yeux » is not « deux », « turban » not « urban »), except a
+ * feminine in « -ée » or « -ées » no provision uses, read as its masculine when that is French
+ * too and some provision uses it (« je suis harcelée »: « harcelé »; accents are folded before
+ * stemming, which parts the two).
  * A slip that makes another French word (« amande » for « amende ») is left as typed: no rule
  * that reads words one at a time can tell it. The response says what was read (`spelling`).
  * Pure apart from the word counts it is given.
@@ -121,16 +122,16 @@ export type WordCounter = (words: string[]) => Promise<ReadonlyMap<string, numbe
 
 /**
  * At most this many words of one query are read otherwise: a query with more words no provision
- * uses is not mistyped but in other words (or another language), and each costs a thousand
- * candidates to count.
+ * uses (French words aside) is not mistyped but in other words (or another language), and each
+ * costs a thousand candidates to count.
  */
 export const MAX_CORRECTIONS = 3;
 
 /**
  * The corrections the rule makes to `q`, among the words search reads (the first
  * MAX_QUERY_TERMS distinct ones): one statement counting its correctable words, and if some are
- * used by no provision, one counting the words a keystroke away from the first MAX_CORRECTIONS of
- * them. `readings` remembers each word's outcome (its reading, or null: as typed) between calls;
+ * used by no provision, one counting their readings (the words a keystroke away; a French
+ * feminine's masculine; a French word none), for the first MAX_CORRECTIONS with some. `readings` remembers each word's outcome (its reading, or null: as typed) between calls;
  * the caller decides how long that holds.
  */
 export async function correctSpelling(
@@ -148,12 +149,10 @@ export async function correctSpelling(
   // A word with synonyms is searched by them too (« SMIC », which the codes spell out).
   const typed = searchedWords(q)
     .filter((word) => correctable(word) && (options.synonyms?.alternatives(word).length ?? 1) === 1)
-    // Remembered as typed, case aside: accents tell a French word (« contât ») from a slip (« contat »).
-    .map((word) => [word.normalize("NFC").toLowerCase(), word] as const);
+    .map((word) => [foldAccents(word).toLowerCase(), word] as const);
   const unread = typed.filter(([key]) => !readings.has(key));
   if (unread.length > 0) {
     const counts = await count(unread.map(([, word]) => word));
-    // A word beyond MAX_CORRECTIONS is searched as typed and not remembered: another query may read it.
     for (const [key, word] of unread) if (counts.get(word) !== 0) readings.set(key, null);
     // A French word no provision uses is searched as typed, unless it is a feminine whose masculine
     // is French too: it takes none of the MAX_CORRECTIONS places (it costs no candidates).
@@ -164,6 +163,7 @@ export async function correctSpelling(
       .map(([key, word]) => [key, readingsOf(word)] as const);
     for (const [key, words] of unused) if (words.length === 0) readings.set(key, null);
     const alreadyRead = typed.filter(([key]) => readings.get(key)).length;
+    // A word beyond MAX_CORRECTIONS is searched as typed and not remembered: another query may read it.
     const unknown = unused
       .filter(([, words]) => words.length > 0)
       .slice(0, Math.max(0, MAX_CORRECTIONS - alreadyRead));
