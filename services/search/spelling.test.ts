@@ -91,6 +91,10 @@ describe("rewrite", () => {
       ]),
     ).toBe("Rupture conventionnelle et conventionelles");
     expect(rewrite("période d'esai", [{ typed: "esai", readAs: "essai" }])).toBe("période d'essai");
+    // A word typed with decomposed accents (pasted from a Mac) is one word, as search reads it.
+    expect(rewrite("je suis harcele\u0301e", [{ typed: "harcelée", readAs: "harcelé" }])).toBe(
+      "je suis harcelé",
+    );
   });
 });
 

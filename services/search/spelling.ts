@@ -2,7 +2,7 @@ import { foldAccents } from "../core/public-ids.ts";
 import { isFrenchWord } from "./french-words.ts";
 import { searchedWords } from "./query-text.ts";
 import type { Synonyms } from "./synonyms.ts";
-import { isStopWord } from "./words.ts";
+import { asSearched, isStopWord } from "./words.ts";
 
 /**
  * Spelling: people type « licenciment », « démision », « harcelemnt ». Such a word matches no
@@ -111,10 +111,17 @@ export interface Correction {
   readAs: string;
 }
 
-/** `q` with each corrected word replaced where it stands as a whole word (case and accents aside). */
+/**
+ * `q` as search reads it (asSearched: composed accents, so that « harcele\u0301e » pasted in
+ * decomposed form is one word), with each corrected word replaced where it stands as a whole word
+ * (case and accents aside).
+ */
 export function rewrite(q: string, corrections: readonly Correction[]): string {
   const readings = new Map(corrections.map((c) => [foldAccents(c.typed).toLowerCase(), c.readAs]));
-  return q.replace(/[\p{L}\p{N}]+/gu, (word) => readings.get(foldAccents(word).toLowerCase()) ?? word);
+  return asSearched(q).replace(
+    /[\p{L}\p{N}]+/gu,
+    (word) => readings.get(foldAccents(word).toLowerCase()) ?? word,
+  );
 }
 
 /** How many provisions use each word, as the corpus is analysed; no entry for a stop word. */
