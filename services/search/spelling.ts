@@ -138,8 +138,9 @@ export const MAX_CORRECTIONS = 3;
  * The corrections the rule makes to `q`, among the words search reads (the first
  * MAX_QUERY_TERMS distinct ones): one statement counting its correctable words, and if some are
  * used by no provision, one counting their readings (the words a keystroke away; a French
- * feminine's masculine; a French word none), for the first MAX_CORRECTIONS with some. `readings` remembers each word's outcome (its reading, or null: as typed) between calls;
- * the caller decides how long that holds.
+ * feminine's masculine; a French word none), for the first MAX_CORRECTIONS with some. `readings`
+ * remembers each word's outcome (its reading, or null: as typed) between calls; the caller
+ * decides how long that holds.
  */
 export async function correctSpelling(
   q: string,
