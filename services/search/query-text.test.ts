@@ -43,6 +43,16 @@ describe("queryWords", () => {
     ]);
     expect(queryWords("Un salarié pourrait-il refuser ?")).toEqual(["Un", "salarié", "refuser"]);
     expect(queryWords("Pouvez-vous m'expliquer, peux-tu le dire ?")).toEqual(["expliquer", "le"]);
+    // « existe-t-il » asks whether something is; « existe » alone may be what is asked about.
+    expect(queryWords("Existe-t-il un délai de prescription ? La sanction existe-t-elle ?")).toEqual([
+      "un",
+      "délai",
+      "de",
+      "prescription",
+      "La",
+      "sanction",
+    ]);
+    expect(queryWords("le délit existe")).toEqual(["le", "délit", "existe"]);
     expect(queryWords("L1237-1-1")).toEqual(["L1237-1-1"]);
     expect(queryWords("-exclu")).toEqual(["exclu"]);
   });

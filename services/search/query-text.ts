@@ -31,17 +31,21 @@ export const ASKING_MODALS = (
 
 /**
  * Question words and auxiliaries that carry no legal meaning, accents folded, ASKING_VERBS and
- * ASKING_MODALS.
+ * ASKING_MODALS; a verb is looked up without its inverted pronoun (« peut-il »: « peut »), and the
+ * inversions that ask whether something is (« existe-t-il ») as they stand.
  */
 const QUESTION_WORDS = new Set([
   ...(
     "quel quelle quels quelles lequel laquelle lesquels lesquelles comment combien pourquoi quand ou qui que quoi " +
-    "est-ce est ce sont etre peut peuvent puis-je peut-on doit doivent dois-je doit-on faut faut-il il elle on je " +
-    "a-t-il y-a-t-il ont avoir fait faire existe-t-il s'agit-il agit"
+    "est-ce est ce sont etre peut peuvent doit doivent faut il elle on je " +
+    "ont avoir fait faire agit existe-t-il existe-t-elle existe-t-on existent-ils existent-elles"
   ).split(" "),
   ...ASKING_VERBS,
   ...ASKING_MODALS,
 ]);
+
+/** A verb's subject pronoun after it, as a question puts it: « peut-il », « a-t-elle », « dois-je ». */
+const INVERSION = /-(?:t-)?(?:il|elle|on|ils|elles|je|tu|nous|vous)$/i;
 
 const ELISION = new RegExp(`^(?:${ELIDED.join("|")})['’]`, "i");
 
@@ -52,17 +56,20 @@ const ELISION = new RegExp(`^(?:${ELIDED.join("|")})['’]`, "i");
  * term there, it would count towards the words a provision must hold on Postgres only.
  */
 export function queryWords(q: string): string[] {
+  const isQuestionWord = (w: string) => QUESTION_WORDS.has(foldAccents(w).toLowerCase());
   return asSearched(q)
     .split(/[^\p{L}\p{N}'’-]+/u)
-    .map((w) =>
-      w
+    .flatMap((typed) => {
+      const w = typed
         .replace(/^[-'’]+/, "")
         .replace(ELISION, "")
-        .replace(/['’-]+$/, "")
-        // Inversions: "peut-il", "doit-on", "a-t-elle" ask; the verb alone is what may match.
-        .replace(/-(?:t-)?(?:il|elle|on|ils|elles|je|tu|nous|vous)$/i, ""),
-    )
-    .filter((w) => w.length > 0 && !QUESTION_WORDS.has(foldAccents(w).toLowerCase()));
+        .replace(/['’-]+$/, "");
+      // Inversions: "peut-il", "doit-on", "a-t-elle" ask; the verb alone is what may match, unless
+      // the inversion is itself the question (« existe-t-il »; « existe » alone may be what is
+      // asked about).
+      const verb = w.replace(INVERSION, "");
+      return verb.length > 0 && !isQuestionWord(verb) && !isQuestionWord(w) ? [verb] : [];
+    });
 }
 
 /**
