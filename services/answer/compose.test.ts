@@ -66,6 +66,12 @@ describe("keyTerms", () => {
     );
     // Elided conjunctions are no words a source must state, as search reads them (query-text.ts).
     expect(keyTerms("Jusqu’à quand, puisqu'il part, quoiqu'on dise ?")).toEqual(keyTerms("quand part dise"));
+    // « existe-t-il » asks, as search reads it (query-text.ts); « existe » alone is a word.
+    expect(keyTerms("Existe-t-il une surface minimale ? La pause existe-t-elle ?")).toEqual(
+      keyTerms("surface minimale pause"),
+    );
+    expect(keyTerms("le délit existe")).toEqual(keyTerms("délit existe"));
+    expect(keyTerms("le délit existe")).toHaveLength(2);
   });
 
   it("leaves out an abbreviation the question defines in parentheses after its words", () => {

@@ -1,5 +1,5 @@
 import { foldAccents } from "../core/public-ids.ts";
-import { ASKING_MODALS, ASKING_VERBS, queryWords } from "../search/query-text.ts";
+import { ASKING_INVERSIONS, ASKING_MODALS, ASKING_VERBS, queryWords } from "../search/query-text.ts";
 import type { Synonyms } from "../search/synonyms.ts";
 import { indexedKey, phraseKeys } from "../search/words.ts";
 
@@ -53,11 +53,20 @@ export function quotedIn(text: string, quote: string): boolean {
   return true;
 }
 
-/** Common French words that carry no meaning for matching, question words, and the verbs that ask. */
+/** « existe-t-il » and the other asking inversions (ASKING_INVERSIONS), wherever they stand. */
+const ASKING_INVERSION = new RegExp(
+  `(?<![\\p{L}\\p{N}])(?:${ASKING_INVERSIONS.join("|")})(?![\\p{L}\\p{N}])`,
+  "giu",
+);
+
+/**
+ * Common French words that carry no meaning for matching, question words, and the verbs that ask;
+ * a text's words are split at hyphens (keyWords), so « est-ce » is « est » and « ce ».
+ */
 const STOP_WORDS = new Set([
   ...(
     "a au aux avec ce ces cette cet dans de des du elle elles en est et etre eux il ils je la le les leur leurs lui ma mais me meme mes moi mon ne nos notre nous on ou par pas pour qu que qui sa se ses son sont sur ta te tes toi ton tu un une vos votre vous y " +
-    "quel quelle quels quelles quoi quand comment combien pourquoi ou est-ce peut peuvent doit doivent faut il-y-a y-a-t-il t-il t-elle ai as avons avez ont suis es sommes etes etait sera seront cas lorsque lorsqu jusqu puisqu quoiqu si sans sous entre vers chez tout tous toute toutes autre autres plus moins tres bien fait faire"
+    "quel quelle quels quelles quoi quand comment combien pourquoi ou peut peuvent doit doivent faut ai as avons avez ont suis es sommes etes etait sera seront cas lorsque lorsqu jusqu puisqu quoiqu si sans sous entre vers chez tout tous toute toutes autre autres plus moins tres bien fait faire"
   ).split(" "),
   ...ASKING_VERBS,
   ...ASKING_MODALS,
@@ -128,7 +137,7 @@ export function definedAbbreviations(text: string): Set<string> {
 export function keyWords(text: string): string[] {
   const words = new Set<string>();
   const defined = definedAbbreviations(text);
-  for (const raw of text.split(/[^\p{L}\p{N}]+/u)) {
+  for (const raw of text.replace(ASKING_INVERSION, " ").split(/[^\p{L}\p{N}]+/u)) {
     const word = foldAccents(raw).toLowerCase();
     if (word.length < 3 || STOP_WORDS.has(word) || /^\d+$/.test(word) || defined.has(word)) continue;
     words.add(word);

@@ -30,18 +30,31 @@ export const ASKING_MODALS = (
 ).split(" ");
 
 /**
- * Question words and auxiliaries that carry no legal meaning, accents folded, ASKING_VERBS and
- * ASKING_MODALS; a verb is looked up without its inverted pronoun (« peut-il »: « peut »), and the
- * inversions that ask whether something is (« existe-t-il ») as they stand.
+ * The inversions that ask whether something is: the question, not what it is about (« Existe-t-il
+ * un délai de prescription ? »); « existe » alone may be what is asked about (« le délit existe »).
+ */
+export const ASKING_INVERSIONS = [
+  "existe-t-il",
+  "existe-t-elle",
+  "existe-t-on",
+  "existent-ils",
+  "existent-elles",
+];
+
+/**
+ * Question words and auxiliaries that carry no legal meaning, accents folded, ASKING_VERBS,
+ * ASKING_MODALS and ASKING_INVERSIONS; a verb is looked up without its inverted pronoun
+ * (« peut-il »: « peut »), an asking inversion as it stands.
  */
 const QUESTION_WORDS = new Set([
   ...(
     "quel quelle quels quelles lequel laquelle lesquels lesquelles comment combien pourquoi quand ou qui que quoi " +
     "est-ce est ce sont etre peut peuvent doit doivent faut il elle on je " +
-    "ont avoir fait faire agit existe-t-il existe-t-elle existe-t-on existent-ils existent-elles"
+    "ont avoir fait faire agit"
   ).split(" "),
   ...ASKING_VERBS,
   ...ASKING_MODALS,
+  ...ASKING_INVERSIONS,
 ]);
 
 /** A verb's subject pronoun after it, as a question puts it: « peut-il », « a-t-elle », « dois-je ». */
