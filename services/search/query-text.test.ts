@@ -53,6 +53,11 @@ describe("queryWords", () => {
       "sanction",
     ]);
     expect(queryWords("le délit existe")).toEqual(["le", "délit", "existe"]);
+    expect(queryWords("Existait-il un plafond ? existe-il encore, existera-t-il ?")).toEqual([
+      "un",
+      "plafond",
+      "encore",
+    ]);
     expect(queryWords("L1237-1-1")).toEqual(["L1237-1-1"]);
     expect(queryWords("-exclu")).toEqual(["exclu"]);
   });

@@ -30,13 +30,17 @@ export const ASKING_MODALS = (
 ).split(" ");
 
 /**
- * The inversions that ask whether something is: the question, not what it is about (« Existe-t-il
- * un délai de prescription ? »); « existe » alone may be what is asked about (« le délit existe »).
+ * The inversions that ask whether something is, in the tenses people ask in: the question, not
+ * what it is about (« Existe-t-il un délai de prescription ? », « existait-il… »); « existe » alone
+ * may be what is asked about (« le délit existe »).
  */
 export const ASKING_INVERSIONS = [
-  "existe-t-il",
-  "existe-t-elle",
-  "existe-t-on",
+  ...["existe-t", "existait", "existera-t", "existerait"].flatMap((verb) =>
+    ["il", "elle", "on"].map((pronoun) => `${verb}-${pronoun}`),
+  ),
+  // Typed without the « t »: « existe-il ».
+  "existe-il",
+  "existe-elle",
   "existent-ils",
   "existent-elles",
 ];

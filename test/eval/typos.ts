@@ -48,7 +48,11 @@ export function slip(word: string, next: () => number): string {
   return letters.join("");
 }
 
-/** The query with one slip, or undefined when it has no word of six letters or more. */
+/**
+ * The query with one slip, or undefined when it has no word of six letters or more. The slip
+ * lands on a word search reads (queryWords): a change to the question words regenerates some of
+ * the typo'd sets' queries (« Existe-t-il » took slips until row 48).
+ */
 export function withSlip(query: string): string | undefined {
   const words = queryWords(query).filter(
     (w) => /^\p{L}+$/u.test(w) && [...w].length >= 6 && !isStopWord(w.toLowerCase()),
