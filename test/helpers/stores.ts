@@ -16,21 +16,16 @@ export interface TestStore {
 export const STORE_KINDS = ["pglite", "postgres"] as const;
 export type StoreKind = (typeof STORE_KINDS)[number];
 
-/**
- * `migrateTo` stops the schema at that migration ("024"), for a test that then upgrades it; see
- * asBeforeMigration for what today's ingest finds there.
- */
+/** `migrateTo` stops the schema at that migration ("024"), for a test that then upgrades it. */
 export async function openTestStore(kind: StoreKind, label: string, migrateTo?: string): Promise<TestStore> {
   if (kind === "pglite") {
     const db = await openDatabase({});
     await migrate(db, migrateTo);
-    await asBeforeMigration(db, migrateTo);
     return { db, dispose: () => db.close() };
   }
   const created = await createTestDatabase(label);
   const db = await openDatabase({ url: created.url, poolSize: 4 });
   await migrate(db, migrateTo);
-  await asBeforeMigration(db, migrateTo);
   return {
     db,
     url: created.url,
@@ -59,18 +54,4 @@ export async function corpusChecksum(db: Database): Promise<Record<string, strin
     sums[table] = rows[0]?.sum ?? "empty";
   }
   return sums;
-}
-
-/**
- * A store is always migrated before it is written (services/store/open.ts), so ingest calls the
- * functions of the latest schema. A test upgrading an older store writes its rows with today's
- * ingest first: the functions ingest calls that its schema lacks are given as that schema read, a
- * step that writes nothing. Each migration creating one replaces it (CREATE OR REPLACE).
- */
-async function asBeforeMigration(db: Database, migrateTo: string | undefined): Promise<void> {
-  if (migrateTo !== undefined && migrateTo < "028")
-    // Before migration 028 no article had division names to write.
-    await db.query(
-      "CREATE FUNCTION corpus_write_opened_divisions() RETURNS SETOF integer LANGUAGE sql AS 'SELECT NULL::integer WHERE false'",
-    );
 }
