@@ -42,6 +42,15 @@ const month = (now: Date) => now.toISOString().slice(0, 7);
 const secondsToNextMonth = (now: Date) =>
   Math.ceil((Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1) - now.getTime()) / 1000);
 
+/**
+ * The longest a Node timer waits (2^31 − 1 ms, about 24.8 days). rate-limiter-flexible's memory
+ * store forgets each key with a timer, and Node fires a longer one at once: a month's counter (its
+ * window lasts up to 32 days) would be forgotten a millisecond after it was written. A window that
+ * long is kept in memory without a timer; its keys name the month, and the limiters of the other
+ * months are dropped when a month's is made (monthLimiter).
+ */
+const LONGEST_TIMER_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
+
 export class UsageLimiter {
   private readonly limiters = new Map<string, RateLimiterAbstract>();
   private redisFailures = 0;
@@ -76,7 +85,11 @@ export class UsageLimiter {
     let limiter = this.limiters.get(keyPrefix);
     if (!limiter) {
       const prefixed = `${this.namespace}:${keyPrefix}`;
-      const memory = new RateLimiterMemory({ keyPrefix: prefixed, points, duration });
+      const memory = new RateLimiterMemory({
+        keyPrefix: prefixed,
+        points,
+        duration: duration > LONGEST_TIMER_SECONDS ? 0 : duration,
+      });
       limiter = this.redis
         ? new RateLimiterRedis({
             storeClient: this.redis,
@@ -89,6 +102,16 @@ export class UsageLimiter {
       this.limiters.set(keyPrefix, limiter);
     }
     return limiter;
+  }
+
+  /** The calendar month's window of a plan: one limiter a month, the other months' dropped. */
+  private monthLimiter(plan: PlanRow, now: Date): RateLimiterAbstract {
+    const thisMonth = `rl:month:${month(now)}:`;
+    const keyPrefix = `${thisMonth}${plan.name}`;
+    if (!this.limiters.has(keyPrefix))
+      for (const known of [...this.limiters.keys()])
+        if (known.startsWith("rl:month:") && !known.startsWith(thisMonth)) this.limiters.delete(known);
+    return this.limiter(keyPrefix, plan.requestsPerMonth, secondsToNextMonth(now) + 86_400);
   }
 
   private async take(
@@ -134,15 +157,7 @@ export class UsageLimiter {
         retryAfterSeconds: Math.max(1, Math.ceil(minute.msBeforeNext / 1000)),
       };
     }
-    const monthly = await this.take(
-      this.limiter(
-        `rl:month:${month(now)}:${plan.name}`,
-        plan.requestsPerMonth,
-        secondsToNextMonth(now) + 86_400,
-      ),
-      String(projectId),
-      cost,
-    );
+    const monthly = await this.take(this.monthLimiter(plan, now), String(projectId), cost);
     const decision = {
       ...base,
       monthlyLimit: plan.requestsPerMonth,
@@ -166,11 +181,7 @@ export class UsageLimiter {
   ): Promise<void> {
     await this.limiter(`rl:min:${plan.name}`, plan.requestsPerMinute, 60).reward(String(projectId), points);
     if (windows === "minute") return;
-    await this.limiter(
-      `rl:month:${month(now)}:${plan.name}`,
-      plan.requestsPerMonth,
-      secondsToNextMonth(now) + 86_400,
-    ).reward(String(projectId), points);
+    await this.monthLimiter(plan, now).reward(String(projectId), points);
   }
 
   /** What a project has used in the current windows, without consuming anything. */
@@ -178,11 +189,7 @@ export class UsageLimiter {
     const minute = await this.limiter(`rl:min:${plan.name}`, plan.requestsPerMinute, 60).get(
       String(projectId),
     );
-    const monthly = await this.limiter(
-      `rl:month:${month(now)}:${plan.name}`,
-      plan.requestsPerMonth,
-      secondsToNextMonth(now) + 86_400,
-    ).get(String(projectId));
+    const monthly = await this.monthLimiter(plan, now).get(String(projectId));
     return {
       minute: { used: minute?.consumedPoints ?? 0, limit: plan.requestsPerMinute },
       month: { used: monthly?.consumedPoints ?? 0, limit: plan.requestsPerMonth, period: month(now) },
