@@ -2,11 +2,11 @@ import type { Queryable } from "./database.ts";
 import { recordForIndexing } from "./search-outbox.ts";
 
 /**
- * Search's structural priors (migrations 011, 020 and 021): search_authority holds, per
+ * Search's structural priors (migrations 011, 020, 021 and 028): search_authority holds, per
  * provision, how many other provisions cite it, from the references triggers keep, and whether
- * it opens its division (the first in force of its section, in its document's order, outside
- * divisions of special rules: corpus_special_division; an article stating only its division's
- * scope, corpus_scope_clause, leaves that to the next). Refreshed after an ingest run (a run
+ * it opens its division (corpus_section_openers: the first in force of its section, in its
+ * document's order, outside divisions of special rules; an article stating only its division's
+ * scope, and defining no notion, leaves that to the next). Refreshed after an ingest run (a run
  * changes who cites whom, also for provisions it did not load, and an article inserted or
  * repealed changes which one opens its division); only the rows that changed are written, and
  * with an index engine those provisions are queued for re-indexing. Returns their public ids.
@@ -19,13 +19,7 @@ export async function refreshSearchAuthority(tx: Queryable, searchOutbox: boolea
             JOIN provisions t ON t.document_id = r.document_id AND t.number_key = r.number_key
        WHERE t.present_in_source
        GROUP BY t.id),
-     openers AS (
-       SELECT provision_id FROM (
-         SELECT DISTINCT ON (document_id, section_source_id) id AS provision_id, section_path
-         FROM provisions
-         WHERE present_in_source AND status = 'in_force' AND NOT corpus_scope_clause(text)
-         ORDER BY document_id, section_source_id, position) AS first
-       WHERE NOT corpus_special_division(section_path)),
+     openers AS (SELECT provision_id FROM corpus_section_openers()),
      priors AS (
        SELECT coalesce(c.provision_id, o.provision_id) AS provision_id, coalesce(c.cited_by, 0) AS cited_by,
               o.provision_id IS NOT NULL AS opens_section

@@ -16,16 +16,21 @@ export interface TestStore {
 export const STORE_KINDS = ["pglite", "postgres"] as const;
 export type StoreKind = (typeof STORE_KINDS)[number];
 
-/** `migrateTo` stops the schema at that migration ("024"), for a test that then upgrades it. */
+/**
+ * `migrateTo` stops the schema at that migration ("024"), for a test that then upgrades it; see
+ * asBeforeMigration for what today's ingest finds there.
+ */
 export async function openTestStore(kind: StoreKind, label: string, migrateTo?: string): Promise<TestStore> {
   if (kind === "pglite") {
     const db = await openDatabase({});
     await migrate(db, migrateTo);
+    await asBeforeMigration(db, migrateTo);
     return { db, dispose: () => db.close() };
   }
   const created = await createTestDatabase(label);
   const db = await openDatabase({ url: created.url, poolSize: 4 });
   await migrate(db, migrateTo);
+  await asBeforeMigration(db, migrateTo);
   return {
     db,
     url: created.url,
@@ -54,4 +59,22 @@ export async function corpusChecksum(db: Database): Promise<Record<string, strin
     sums[table] = rows[0]?.sum ?? "empty";
   }
   return sums;
+}
+
+/**
+ * A store is always migrated before it is written (services/store/open.ts), so ingest calls the
+ * functions of the latest schema. A test upgrading an older store writes its rows with today's
+ * ingest first: the functions ingest calls that its schema lacks are given as that schema read
+ * them. The migration creating each one replaces it (CREATE OR REPLACE).
+ */
+async function asBeforeMigration(db: Database, migrateTo: string | undefined): Promise<void> {
+  if (migrateTo === undefined) return;
+  if (migrateTo < "028")
+    // The openers as migrations 020 and 021 chose them (refreshSearchAuthority read them inline).
+    await db.query(`CREATE FUNCTION corpus_section_openers() RETURNS TABLE (provision_id integer) LANGUAGE sql STABLE AS $$
+      SELECT id FROM (
+        SELECT DISTINCT ON (document_id, section_source_id) id, section_path FROM provisions
+        WHERE present_in_source AND status = 'in_force' AND NOT corpus_scope_clause(text)
+        ORDER BY document_id, section_source_id, position) AS first
+      WHERE NOT corpus_special_division(section_path) $$`);
 }

@@ -10,7 +10,8 @@ import { openTestStore, STORE_KINDS, type TestStore } from "../helpers/stores.ts
  * run, since an article inserted or repealed changes which one opens its division. What the
  * in-memory model, Postgres's SQL and the index documents read. Within a division of special
  * rules (derogations, exceptions, particular, penal or transitional provisions) no article opens;
- * an article stating only where or to whom its division applies (migration 021) opens none either.
+ * an article stating only where or to whom its division applies (migration 021) opens none either,
+ * unless it goes on to define a notion (migration 028).
  */
 type Article = [number: string, section: string | null, status?: "in_force" | "repealed", text?: string];
 
@@ -169,7 +170,24 @@ describe.each(STORE_KINDS)("articles opening their division on %s", (kind) => {
       "Le salarié bénéficie des garanties prévues au présent chapitre.",
       "Le contrat de travail est soumis aux règles du droit commun. Le présent chapitre est applicable à tous.",
       "Les dispositions applicables aux salariés sont fixées par décret.",
+      // A scope, then the division's rule: a notion defined (migration 028, L461-1 CSS).
+      "Les dispositions du présent livre sont applicables aux maladies d'origine professionnelle. Est présumée d'origine professionnelle toute maladie désignée dans un tableau.",
+      "Le présent chapitre s'applique aux entreprises. On entend par travail de nuit tout travail accompli entre 21 heures et 6 heures.",
     ])
       expect(await scope(text), text).toBe(false);
+  });
+
+  it("lets an article stating its division's scope and then defining a notion open the division", async () => {
+    await load([
+      ...NEXT_RUN,
+      [
+        "10",
+        "S5",
+        "in_force",
+        "Les dispositions du présent chapitre sont applicables aux comités. Est considéré comme comité l'organe élu par les salariés.",
+      ],
+      ["11", "S5", "in_force", "Un comité est mis en place dans les entreprises d'au moins onze salariés."],
+    ]);
+    expect(await openers()).toEqual(["1", "10", "2-1", "7"]);
   });
 });
