@@ -81,6 +81,9 @@ export function indexBody(layout: IndexLayout) {
         number: { type: "keyword" },
         number_key: { type: "keyword", normalizer: "number_normalizer" },
         section_path: { type: "text", analyzer: "french_legal" },
+        // The names of the divisions a provision opens (migration 029), read a second time by the
+        // headings field: copied into section_path's terms, not its stored value.
+        opened_divisions: { type: "text", index: false, copy_to: "section_path" },
         text: { type: "text", analyzer: "french_legal" },
         guides: { type: "text", analyzer: "french_legal", similarity: "guides_bm25" },
         status: { type: "keyword" },
@@ -293,7 +296,7 @@ export function searchBody(query: SearchQuery, synonyms: Synonyms) {
     size: query.limit,
     track_total_hits: true,
     // The text comes back for the snippet (snippets.ts, as on Postgres), the guides do not.
-    _source: { excludes: ["guides", "content_hash"] },
+    _source: { excludes: ["guides", "opened_divisions", "content_hash"] },
     query: preferred(query, {
       bool: {
         should: [
@@ -341,7 +344,7 @@ export function searchBody(query: SearchQuery, synonyms: Synonyms) {
 
 export interface RawHit {
   _score: number | null;
-  _source: Omit<ProvisionIndexDocument, "guides" | "content_hash">;
+  _source: Omit<ProvisionIndexDocument, "guides" | "opened_divisions" | "content_hash">;
 }
 
 /**

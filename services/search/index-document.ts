@@ -18,6 +18,12 @@ export interface ProvisionIndexDocument {
   /** The article number however written: `L1237-1-1` for "L. 1237-1-1". */
   number_key: string;
   section_path: string[];
+  /**
+   * The names of the divisions it opens (migration 029): copied into `section_path`'s terms
+   * (dsl.ts), so the headings field reads them a second time; `section_path` as stored, what a
+   * hit shows, is the path alone.
+   */
+  opened_divisions: string[];
   text: string;
   /**
    * The names the provision is known by: the lay wording of the guides citing it (document

@@ -22,16 +22,19 @@ const GUIDES_FIELD = "corpus_guides_field(p.guides, p.text)";
 
 /**
  * What an index document must match: the row's content, its guides field, how often it is cited,
- * its document's kind, whether it opens its division and its in-force span (so an index made
- * before `document_kind`, `opens_section` or the span existed reads as stale).
+ * its document's kind, whether it opens its division, its in-force span and the names of the
+ * divisions it opens (so an index made before `document_kind`, `opens_section`, the span or
+ * `opened_divisions` existed reads as stale; the names are empty, so change no hash, for the
+ * articles opening nothing).
  */
 const INDEXED_HASH = `md5(p.content_hash || ${GUIDES_FIELD} || coalesce(a.cited_by, 0) || d.kind
-    || coalesce(a.opens_section, false) || coalesce(p.in_force_from::text, 'open') || coalesce(p.in_force_to::text, 'open'))`;
+    || coalesce(a.opens_section, false) || coalesce(p.in_force_from::text, 'open') || coalesce(p.in_force_to::text, 'open')
+    || array_to_string(p.opened_divisions, ' | '))`;
 
 const DOCUMENT_JSON = `json_build_object(
     'public_id', p.public_id, 'source_id', p.source_id, 'version_id', p.version_id,
     'document_id', d.public_id, 'document_title', d.title, 'document_kind', d.kind, 'number', p.number, 'number_key', p.number_key,
-    'section_path', p.section_path, 'text', p.text, 'guides', ${GUIDES_FIELD}, 'status', p.status,
+    'section_path', p.section_path, 'opened_divisions', p.opened_divisions, 'text', p.text, 'guides', ${GUIDES_FIELD}, 'status', p.status,
     'effective_from', p.effective_from, 'effective_to', p.effective_to, 'in_force_from', p.in_force_from, 'in_force_to', p.in_force_to,
     'domains', p.domains, 'document_domains', d.domains,
     'present_in_source', p.present_in_source, 'cited_by', coalesce(a.cited_by, 0),

@@ -2,14 +2,16 @@ import type { Queryable } from "./database.ts";
 import { recordForIndexing } from "./search-outbox.ts";
 
 /**
- * Search's structural priors (migrations 011, 020, 021 and 028): search_authority holds, per
+ * Search's structural priors (migrations 011, 020, 021, 028 and 029): search_authority holds, per
  * provision, how many other provisions cite it, from the references triggers keep, and whether
  * it opens its division (corpus_section_openers: the first in force of its section, in its
  * document's order, outside divisions of special rules; an article stating only its division's
- * scope, and defining no notion, leaves that to the next). Refreshed after an ingest run (a run
- * changes who cites whom, also for provisions it did not load, and an article inserted or
- * repealed changes which one opens its division); only the rows that changed are written, and
- * with an index engine those provisions are queued for re-indexing. Returns their public ids.
+ * scope, and defining no notion, leaves that to the next); provisions.opened_divisions holds the
+ * names of the divisions an article opens, which its headings field reads a second time.
+ * Refreshed after an ingest run (a run changes who cites whom, also for provisions it did not
+ * load, and an article inserted or repealed changes which one opens its division); only the rows
+ * that changed are written, and with an index engine those provisions are queued for re-indexing.
+ * Returns their public ids.
  */
 export async function refreshSearchAuthority(tx: Queryable, searchOutbox: boolean): Promise<string[]> {
   const { rows } = await tx.query<{ provision_id: number }>(
@@ -36,10 +38,14 @@ export async function refreshSearchAuthority(tx: Queryable, searchOutbox: boolea
        RETURNING provision_id)
      SELECT provision_id FROM gone UNION SELECT provision_id FROM written`,
   );
-  if (rows.length === 0) return [];
+  // The names of the divisions each article opens, read again in its headings (migration 029).
+  const { rows: named } = await tx.query<{ provision_id: number }>(
+    "SELECT provision_id FROM corpus_write_opened_divisions() AS provision_id",
+  );
+  if (rows.length === 0 && named.length === 0) return [];
   const { rows: ids } = await tx.query<{ public_id: string }>(
     "SELECT public_id FROM provisions WHERE id = ANY($1::int[])",
-    [rows.map((r) => r.provision_id)],
+    [[...rows, ...named].map((r) => r.provision_id)],
   );
   const changed = ids.map((r) => r.public_id);
   if (searchOutbox) {

@@ -22,7 +22,10 @@ export interface IndexedProvision {
   citedBy: number;
   /** Whether it opens its division (migration 020): the opening prior (RANKING.opening). */
   opensSection: boolean;
-  /** `search_vector::text`: number A, headings B, text C, guides and defined notions D (migrations 003, 010, 013). */
+  /**
+   * `search_vector::text`: number A, headings (and the names of the divisions it opens) B, text C,
+   * guides and defined notions D (migrations 003, 010, 013, 029).
+   */
   vector: string;
 }
 

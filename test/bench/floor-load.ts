@@ -15,6 +15,8 @@ export interface FloorConnection {
   /** The ingest_runs row the loaded rows point at, as the ingest creates one. */
   startRun(source: string, sourceVersion: string, rulesHash: string, documentsTotal: number): Promise<number>;
   copy(table: CopyTable): Promise<void>;
+  /** One statement, its result dropped. */
+  exec(sql: string): Promise<void>;
   commit(): Promise<void>;
   close(): Promise<void>;
 }
@@ -38,6 +40,7 @@ export async function connectServer(url: string): Promise<FloorConnection> {
       const copy = client.query(copyFrom(table.copySql("STDIN")));
       await pipeline(Readable.from(asBuffers(table.finish())), copy);
     },
+    exec: async (sql) => void (await client.query(sql)),
     commit: async () => void (await client.query("COMMIT")),
     close: () => client.end(),
   };
@@ -56,6 +59,7 @@ export async function connectEmbedded(dataDir: string): Promise<FloorConnection>
     copy: async (table) => {
       await db.query(table.copySql("'/dev/blob'"), [], { blob: new Blob(table.finish()) });
     },
+    exec: async (sql) => void (await db.exec(sql)),
     commit: async () => void (await db.exec("COMMIT")),
     close: () => db.close(),
   };

@@ -63,11 +63,19 @@ async function runFloor(config: Config): Promise<Measured> {
     // Parents before children: the foreign keys are checked row by row, as during ingest.
     for (const table of [tables.documents, tables.sections, tables.provisions, tables.versions, tables.links])
       await connection.copy(table);
+    const copied = performance.now();
+    // The names of the divisions each article opens are part of its row (migration 029): the
+    // ingest writes them after its run, from the rows as stored; so does the floor.
+    await connection.exec("SELECT count(*) FROM corpus_write_opened_divisions()");
     await connection.commit();
     return {
       seconds: secondsSince(start),
       provisions: tables.provisions.rows,
-      phases: { "parse + build rows": (built - start) / 1000, "COPY + commit": secondsSince(built) },
+      phases: {
+        "parse + build rows": (built - start) / 1000,
+        COPY: (copied - built) / 1000,
+        "division names + commit": secondsSince(copied),
+      },
     };
   } finally {
     await connection.close();

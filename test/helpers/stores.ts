@@ -77,4 +77,9 @@ async function asBeforeMigration(db: Database, migrateTo: string | undefined): P
         WHERE present_in_source AND status = 'in_force' AND NOT corpus_scope_clause(text)
         ORDER BY document_id, section_source_id, position) AS first
       WHERE NOT corpus_special_division(section_path) $$`);
+  if (migrateTo < "029")
+    // Before migration 029 no article had division names to write.
+    await db.query(
+      "CREATE FUNCTION corpus_write_opened_divisions() RETURNS SETOF integer LANGUAGE sql AS 'SELECT NULL::integer WHERE false'",
+    );
 }

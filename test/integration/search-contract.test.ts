@@ -167,16 +167,18 @@ const authorityAct = {
 };
 
 /**
- * The article opening its division (RANKING.opening, migration 020): in « Chapitre unique : Frais
- * de mission », L21 and L20 say the same thing; the repealed L19 stands before them, so L21, the
- * first in force, opens the chapter and comes first, though L20 sorts before it.
+ * The article opening its division (RANKING.opening, migration 020): L21 and L20 say the same
+ * thing; the repealed L19 stands before them, so L21, the first in force, opens the act's top level
+ * and comes first, though L20 sorts before it. Outside any division, so that the prior alone sets
+ * them apart: an article opening a division also holds its name twice in its headings (migration
+ * 029, test/integration/opened-divisions.test.ts).
  */
 const openingAct = {
   ...rarityAct,
   source: { name: "canonical", documentId: "OPENING", version: null },
   publicId: "loi-ouverture",
   title: "Loi sur les missions",
-  sections: [{ id: "S1", parentId: null, title: "Chapitre unique : Frais de mission" }],
+  sections: [],
   provisions: [
     ["L19", "Les frais de déplacement lointain sont remboursés au forfait.", "repealed"],
     ["L21", "Les frais de déplacement lointain sont remboursés sur justificatif.", "in_force"],
@@ -189,7 +191,7 @@ const openingAct = {
     text: text as string,
     status: status as "in_force",
     effectiveTo: status === "repealed" ? "2021-01-01" : null,
-    sectionId: "S1",
+    sectionId: null,
   })),
 };
 
