@@ -166,10 +166,26 @@ async function loadGuidesWithout(fold: number, db: Database, config: Config, set
     } finally {
       await engine.close();
     }
+    await mergeSegments(setup.engineNode);
   }
   console.log(
     `guides (${guidesMode}) without fold ${foldIds.indexOf(fold) + 1}/${foldIds.length}: ${summary.provisionsChanged} provisions changed${reindexed} in ${((performance.now() - started) / 1000).toFixed(0)} s`,
   );
+}
+
+/**
+ * Lucene counts a re-indexed document's old copy in its term statistics (document counts and
+ * lengths) until the segment holding it is merged, which happens when the node's merge policy
+ * finds the time: on a busy machine the same run ranked a third of the cdtn queries otherwise
+ * (docs/RELEVANCE.md, row 16's wobble). Merged into one segment after each fold's re-indexing,
+ * the index holds no deleted copy, so its statistics are the corpus's, as Postgres's are, and
+ * every run ranks alike.
+ */
+async function mergeSegments(node: NonNullable<ApiSetup["engineNode"]>) {
+  for (const step of ["_forcemerge?max_num_segments=1", "_refresh"]) {
+    const response = await fetch(`${node.url}/${node.alias}/${step}`, { method: "POST" });
+    if (!response.ok) throw new Error(`${node.name} ${step}: ${response.status} ${await response.text()}`);
+  }
 }
 
 async function evaluate(setup: ApiSetup, engine: string) {
