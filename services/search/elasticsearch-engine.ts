@@ -2,7 +2,7 @@ import type { Client } from "@elastic/elasticsearch";
 import type { IndexDocumentJson } from "../store/index-source.ts";
 import { type IndexLayout, indexBody, type RawHit, readHits, searchBody } from "./dsl.ts";
 import type { SearchEngine, SearchQuery, SearchResult } from "./engine.ts";
-import type { IndexStore } from "./index-store.ts";
+import { type IndexStore, WRITE_TIMEOUT_MS } from "./index-store.ts";
 import { type BulkItem, collectHashes, failedIds, type HashHit, hashPage } from "./opensearch-engine.ts";
 import { queryTerms } from "./query-text.ts";
 import { Synonyms } from "./synonyms.ts";
@@ -72,12 +72,12 @@ export class ElasticsearchEngine implements SearchEngine, IndexStore {
       ...upserts.flatMap((doc) => [{ index: { _index: index, _id: doc.id } }, doc.json]),
       ...deletes.map((id) => ({ delete: { _index: index, _id: id } })),
     ];
-    const response = await this.client.bulk({ operations });
+    const response = await this.client.bulk({ operations }, { requestTimeout: WRITE_TIMEOUT_MS });
     return failedIds(response.items as unknown as BulkItem[]);
   }
 
   async refresh(index: string): Promise<void> {
-    await this.client.indices.refresh({ index });
+    await this.client.indices.refresh({ index }, { requestTimeout: WRITE_TIMEOUT_MS });
   }
 
   async hashes(index: string): Promise<Map<string, string>> {

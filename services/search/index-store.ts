@@ -2,6 +2,14 @@ import type { IndexDocumentJson } from "../store/index-source.ts";
 import type { IndexLayout } from "./dsl.ts";
 
 /**
+ * How long one bulk or refresh request may take. Searches keep the clients' 10 s (engines.ts): a
+ * search that slow has failed. Writing a page of a thousand documents is another matter: on a
+ * busy node (the index rebuilt while the machine also ingests, merges or serves) it took longer,
+ * the client timed out three times and `corpus index rebuild` failed half-way.
+ */
+export const WRITE_TIMEOUT_MS = 120_000;
+
+/**
  * What indexing needs from Elasticsearch or OpenSearch, and nothing more: each client's glue
  * implements it in a few lines (elasticsearch-engine.ts, opensearch-engine.ts).
  */
