@@ -73,12 +73,32 @@ const DEFINITIONS: Array<[string, string]> = [
     "La participation a pour objet de garantir aux salariés le droit de participer aux résultats. On entend par réserve spéciale de participation la somme calculée…",
     "participation ; réserve spéciale de participation",
   ],
-  // An opening that defines nothing: another verb, a definite article, an agent acting, a verb in the subject.
-  ["Le délai est de deux mois.", ""],
+  // Which thing it is, with the definite article (migration 030).
   [
     "Le contrat de travail à durée indéterminée est la forme normale et générale de la relation de travail.",
+    "contrat de travail à durée indéterminée",
+  ],
+  [
+    "La durée du travail effectif est le temps pendant lequel le salarié est à la disposition de l'employeur.",
+    "durée du travail effectif",
+  ],
+  [
+    "Les chemins ruraux sont les chemins appartenant aux communes, affectés à l'usage du public.",
+    "chemins ruraux",
+  ],
+  // Not a list announced, a sameness, a degree, a cause, ownership, an office acting, a relative subject.
+  ["Les missions du tuteur sont les suivantes : 1° Accueillir le salarié.", ""],
+  ["Les conditions de constitution des unions sont les mêmes que celles des coopératives.", ""],
+  ["Le registre est la propriété de l'employeur, qui le conserve.", ""],
+  ["L'autorité compétente pour appliquer les sanctions est le préfet de département.", ""],
+  ["Le directeur comptable est l'agent de direction chargé des opérations financières.", ""],
+  ["Le salaire minimum assure aux salariés dont les rémunérations sont les plus faibles la garantie.", ""],
+  [
+    "L'absence des cotisations, lorsqu'elle est le fait de la mauvaise foi du bénéficiaire, peut conduire à une sanction.",
     "",
   ],
+  // An opening that defines nothing: another verb, an agent acting, a verb in the subject.
+  ["Le délai est de deux mois.", ""],
   ["Le comité désigne son président parmi ses membres.", ""],
   ["Le présent chapitre a pour objet de fixer les règles.", ""],
   ["L'Etat peut apporter son concours, qui est une aide, aux entreprises.", ""],
@@ -284,6 +304,57 @@ describe.each(STORE_KINDS)("a %s store written before migration 027", (kind) => 
 
     expect((await migrate(store.db, "027")).map((file) => path.basename(file))).toEqual([
       "027.do.understood-notions.sql",
+    ]);
+
+    expect(await guidesLexemes("L1")).toEqual(["astreint", "period"]);
+    expect(await guidesLexemes("L2")).toEqual([]);
+    expect(await generation()).toBeGreaterThan(before);
+    const queued = await store.db.query<{ public_id: string }>(
+      "SELECT public_id FROM search_outbox WHERE indexed_at IS NULL ORDER BY public_id",
+    );
+    expect(queued.rows.map((r) => r.public_id)).toEqual(["code-des-notions/L1"]);
+    expect(await searchStatisticsDrift(store.db)).toMatchObject({
+      missingPostings: 0,
+      extraPostings: 0,
+      wrongFrequencies: 0,
+      wrongTotals: false,
+    });
+  });
+});
+
+describe.each(STORE_KINDS)("a %s store written before migration 030", (kind) => {
+  let store: TestStore;
+
+  beforeAll(async () => {
+    store = await openTestStore(kind, `definite_upgrade_${kind}`, "029");
+    await ingestInline(store.db, [
+      lawOf("UNDERSTOOD", "code-des-notions", "Code des notions", [
+        ["L1", "La période d'astreinte est la période pendant laquelle le salarié intervient."],
+        ["L2", "Les périodes d'astreinte sont les suivantes : 1° la nuit."],
+      ]),
+    ]);
+  });
+  afterAll(async () => {
+    await store?.dispose();
+  });
+
+  it("reads the notion of the provisions saying which thing it is, indexes them again, and keeps the statistics", async () => {
+    const guidesLexemes = async (number: string) =>
+      (
+        await store.db.query<{ lexeme: string }>(
+          `SELECT s.lexeme FROM search_postings s JOIN provisions p ON p.id = s.provision_id
+            WHERE p.number = $1 AND s.tf_guides > 0 ORDER BY s.lexeme`,
+          [number],
+        )
+      ).rows.map((r) => r.lexeme);
+    const generation = async () =>
+      Number((await store.db.query<{ value: string }>("SELECT value FROM search_generation")).rows[0]!.value);
+    expect(await guidesLexemes("L1")).toEqual([]);
+    await store.db.query("UPDATE search_outbox SET indexed_at = now() WHERE indexed_at IS NULL");
+    const before = await generation();
+
+    expect((await migrate(store.db, "030")).map((file) => path.basename(file))).toEqual([
+      "030.do.definite-definitions.sql",
     ]);
 
     expect(await guidesLexemes("L1")).toEqual(["astreint", "period"]);
