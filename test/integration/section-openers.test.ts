@@ -136,6 +136,13 @@ describe.each(STORE_KINDS)("articles opening their division on %s", (kind) => {
       "Section 11 : Exposition exceptionnelle",
     ])
       expect(await special(["Partie législative", heading]), heading).toBe(false);
+    // A part's heading makes no division special (migration 031): the Code du travail's seventh
+    // part gathers whole professions' regimes, each opening with its rule.
+    const seventh = "Septième partie : Dispositions particulières à certaines professions et activités";
+    expect(
+      await special(["Partie législative", seventh, "Titre Ier : Voyageurs, représentants ou placiers"]),
+    ).toBe(false);
+    expect(await special(["Partie législative", seventh, "Chapitre IV : Dispositions pénales"])).toBe(true);
   });
 
   it("changes nothing when the same snapshot is loaded again", async () => {
