@@ -2,7 +2,7 @@ import { type Queue, Worker } from "bullmq";
 import type { Logger } from "pino";
 import type { IndexStore } from "../search/index-store.ts";
 import type { Database } from "../store/database.ts";
-import { provisionsByPublicId } from "../store/index-source.ts";
+import { provisionHashesOf, provisionsByPublicId } from "../store/index-source.ts";
 import { markDone, type OutboxRange } from "../store/outbox.ts";
 import { SEARCH_OUTBOX } from "../store/search-outbox.ts";
 import { type OutboxPump, type OutboxSink, outboxPump, queueSink } from "./outbox-dispatcher.ts";
@@ -28,27 +28,42 @@ const INDEX_JOB = {
   },
 };
 
+/** Rounds of write-then-check before a job gives up and is retried by the queue. */
+const WRITE_ROUNDS = 5;
+
 /**
  * Idempotent by construction (it reads current rows, and the same row always yields the same
  * index document), so a retry, a duplicate or a replay after a crash converges on one state.
+ *
+ * Two jobs may hold the same provision (the run's own entry, then the one the priors' refresh
+ * queued after it): one that read the row before a change committed could write after one that
+ * read it since, leaving the index a step behind with no entry left to mend it. So after writing,
+ * a job reads the rows' hashes again and writes anew whatever changed meanwhile: the last write
+ * of a provision is then always of what Postgres held after its last change.
  */
 export async function indexProvisions(
   db: Database,
   index: IndexStore,
   range: OutboxRange<string>,
 ): Promise<void> {
-  const publicIds = [...new Set(range.items)];
-  const rows = await provisionsByPublicId(db, publicIds);
-  const found = new Set(rows.map((r) => r.id));
   const [target] = await index.aliasTargets();
   if (!target) throw new Error(`no index behind ${index.alias}: run \`corpus index rebuild\``);
-  const failed = await index.bulk(
-    target,
-    rows,
-    publicIds.filter((id) => !found.has(id)),
-  );
-  if (failed.length > 0)
-    throw new Error(`indexing failed for ${failed.length} provisions, e.g. ${failed[0]}`);
+  let publicIds = [...new Set(range.items)];
+  for (let round = 1; publicIds.length > 0; round++) {
+    if (round > WRITE_ROUNDS)
+      throw new Error(`${publicIds.length} provisions kept changing while being indexed, e.g. ${publicIds[0]}`);
+    const rows = await provisionsByPublicId(db, publicIds);
+    const written = new Map(rows.map((r) => [r.id, r.hash]));
+    const failed = await index.bulk(
+      target,
+      rows,
+      publicIds.filter((id) => !written.has(id)),
+    );
+    if (failed.length > 0)
+      throw new Error(`indexing failed for ${failed.length} provisions, e.g. ${failed[0]}`);
+    const now = await provisionHashesOf(db, publicIds);
+    publicIds = publicIds.filter((id) => now.get(id) !== written.get(id));
+  }
   await markDone(db, SEARCH_OUTBOX, range.firstId, range.lastId);
 }
 

@@ -12,6 +12,8 @@ import type { Database } from "./database.ts";
 export interface IndexDocumentJson {
   id: string;
   json: string;
+  /** The document's `content_hash` (what verification compares), also inside `json`. */
+  hash: string;
 }
 
 /**
@@ -39,13 +41,16 @@ const DOCUMENT_JSON = `json_build_object(
     'domains', p.domains, 'document_domains', d.domains,
     'present_in_source', p.present_in_source, 'cited_by', coalesce(a.cited_by, 0),
     'opens_section', coalesce(a.opens_section, false),
-    'content_hash', ${INDEXED_HASH})::text`;
+    'content_hash', h.content_hash)::text`;
 
-const SELECT = `SELECT p.id, p.public_id, ${DOCUMENT_JSON} AS json
-  FROM provisions p JOIN documents d ON d.id = p.document_id LEFT JOIN search_authority a ON a.provision_id = p.id`;
+const FROM = `FROM provisions p JOIN documents d ON d.id = p.document_id
+       LEFT JOIN search_authority a ON a.provision_id = p.id
+       CROSS JOIN LATERAL (SELECT ${INDEXED_HASH} AS content_hash) h`;
 
-type Row = { id: number; public_id: string; json: string };
-const toDocument = (row: Row): IndexDocumentJson => ({ id: row.public_id, json: row.json });
+const SELECT = `SELECT p.id, p.public_id, h.content_hash, ${DOCUMENT_JSON} AS json ${FROM}`;
+
+type Row = { id: number; public_id: string; content_hash: string; json: string };
+const toDocument = (row: Row): IndexDocumentJson => ({ id: row.public_id, json: row.json, hash: row.content_hash });
 
 export async function* provisionsForIndex(
   db: Database,
@@ -71,9 +76,16 @@ export async function provisionsByPublicId(db: Database, publicIds: string[]): P
 /** public id → content hash of every provision: what a verification compares the index with. */
 export async function provisionHashes(db: Database): Promise<Map<string, string>> {
   const { rows } = await db.query<{ public_id: string; content_hash: string }>(
-    `SELECT p.public_id, ${INDEXED_HASH} AS content_hash
-     FROM provisions p JOIN documents d ON d.id = p.document_id
-          LEFT JOIN search_authority a ON a.provision_id = p.id`,
+    `SELECT p.public_id, h.content_hash ${FROM}`,
+  );
+  return new Map(rows.map((r) => [r.public_id, r.content_hash]));
+}
+
+/** public id → content hash of these provisions (those that exist). */
+export async function provisionHashesOf(db: Database, publicIds: string[]): Promise<Map<string, string>> {
+  const { rows } = await db.query<{ public_id: string; content_hash: string }>(
+    `SELECT p.public_id, h.content_hash ${FROM} WHERE p.public_id = ANY($1)`,
+    [publicIds],
   );
   return new Map(rows.map((r) => [r.public_id, r.content_hash]));
 }

@@ -57,6 +57,8 @@ const CHECKSUMS: Record<string, string> = {
 interface Observed {
   checksums: Record<string, string>;
   indexed: string;
+  /** The index's documents by public id, to name what differs when the checksum does. */
+  documents: Map<string, Record<string, unknown>>;
   responses: number;
   outsideEnvelope: string[];
   /** From submission to a settled pipeline (run done, both outboxes empty). */
@@ -257,8 +259,9 @@ describe.skipIf(!privatePostgresAvailable() || !redisServerAvailable())(
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ size: 10_000, sort: [{ public_id: "asc" }] }),
       });
-      const body = (await found.json()) as { hits: { hits: Array<{ _source: unknown }> } };
+      const body = (await found.json()) as { hits: { hits: Array<{ _source: Record<string, unknown> }> } };
       const hits = body.hits.hits.map((h) => JSON.stringify(h._source));
+      const documents = new Map(body.hits.hits.map((h) => [String(h._source.public_id), h._source]));
       const stopped = { worker: await t.worker.kill("SIGTERM"), api: await t.api.kill("SIGTERM") };
       if (!stopped.worker || !stopped.api)
         throw new Error(
@@ -269,6 +272,7 @@ describe.skipIf(!privatePostgresAvailable() || !redisServerAvailable())(
       return {
         checksums,
         indexed: `${hits.length}:${hits.join("|").length}:${md5(hits.join("|"))}`,
+        documents,
         responses: watched.responses,
         changeLogRows,
         elapsedMs: settledAt - submittedAt,
@@ -280,7 +284,9 @@ describe.skipIf(!privatePostgresAvailable() || !redisServerAvailable())(
       expect(observed.outsideEnvelope, `${label}: answers outside the envelope`).toEqual([]);
       expect(observed.responses, label).toBeGreaterThan(0);
       expect(observed.checksums, `${label}: corpus and change log`).toEqual(reference.checksums);
-      expect(observed.indexed, `${label}: index`).toBe(reference.indexed);
+      expect(observed.indexed, `${label}: index (${indexDifferences(observed, reference)})`).toBe(
+        reference.indexed,
+      );
     };
 
     it("a clean run: the reference", async () => {
@@ -372,5 +378,29 @@ describe.skipIf(!privatePostgresAvailable() || !redisServerAvailable())(
     }, 300_000);
   },
 );
+
+/** Which index documents differ from the clean run's, and in which fields: the first five. */
+function indexDifferences(observed: Observed, reference: Observed): string {
+  const ids = new Set([...observed.documents.keys(), ...reference.documents.keys()]);
+  const differences: string[] = [];
+  for (const id of [...ids].sort()) {
+    const seen = observed.documents.get(id);
+    const clean = reference.documents.get(id);
+    if (!seen || !clean) {
+      differences.push(`${id} ${seen ? "not in the clean run" : "missing"}`);
+      continue;
+    }
+    const fields = [...new Set([...Object.keys(seen), ...Object.keys(clean)])].filter(
+      (field) => JSON.stringify(seen[field]) !== JSON.stringify(clean[field]),
+    );
+    if (fields.length > 0)
+      differences.push(
+        `${id}: ${fields.map((f) => `${f} ${JSON.stringify(seen[f])} instead of ${JSON.stringify(clean[f])}`).join(", ")}`,
+      );
+  }
+  return differences.length === 0
+    ? "same documents"
+    : `${differences.length} documents differ: ${differences.slice(0, 5).join("; ")}`.slice(0, 3000);
+}
 
 const md5 = (text: string) => createHash("md5").update(text).digest("hex");

@@ -16,6 +16,7 @@ import {
 import { startDispatcher } from "../../services/jobs/outbox-dispatcher.ts";
 import type { IndexedEngine } from "../../services/search/engines.ts";
 import { rebuildIndex, verifyIndex } from "../../services/search/indexer.ts";
+import { provisionsByPublicId } from "../../services/store/index-source.ts";
 import type { Database } from "../../services/store/database.ts";
 import { pendingCount } from "../../services/store/outbox.ts";
 import { SEARCH_OUTBOX } from "../../services/store/search-outbox.ts";
@@ -242,6 +243,36 @@ describe.each(INDEX_ENGINES)("on a real %s node", (engineKind) => {
         expect(raced).toBe(true);
         expect(await verifyIndex(store.db, engine)).toMatchObject({ missing: [], stale: [], extra: [] });
         expect((await search(engine, "concurrent")).hits.map((h) => h.publicId)).toEqual(["loi-file/3"]);
+      });
+    });
+  });
+
+  describe("two jobs racing on one provision", () => {
+    it("leaves the index with what Postgres holds now, whichever job writes last", async () => {
+      await withStoreAndIndex(engineKind, "postgres", "job_race", "lc-job-race", async (store, engine) => {
+        await load(store.db, act("Le contrôle premier est prévu."));
+        await rebuildIndex(store.db, engine, { shards: 1, replicas: 0 });
+        // A job reads the row; before its write lands, the provision changes and a second job
+        // (the change's own entry) indexes the new text. The first job's write arrives last.
+        let writes = 0;
+        const late = Object.create(engine) as IndexedEngine;
+        late.bulk = async (index, upserts, deletes) => {
+          writes += 1;
+          if (writes === 1) {
+            await store.db.exec(
+              "UPDATE provisions SET text = 'Le contrôle second est en vigueur.', content_hash = 'second' WHERE public_id = 'loi-file/3'",
+            );
+            await indexProvisions(store.db, engine, { firstId: 2, lastId: 2, items: ["loi-file/3"] });
+            await engine.refresh(index);
+            expect((await search(engine, "second")).hits.map((h) => h.publicId)).toEqual(["loi-file/3"]);
+          }
+          return engine.bulk(index, upserts, deletes);
+        };
+        await indexProvisions(store.db, late, { firstId: 1, lastId: 1, items: ["loi-file/3"] });
+        await engine.refresh((await engine.aliasTargets())[0]!);
+        expect(await verifyIndex(store.db, engine)).toMatchObject({ missing: [], stale: [], extra: [] });
+        expect((await search(engine, "second")).hits.map((h) => h.publicId)).toEqual(["loi-file/3"]);
+        expect(writes, "the first job wrote again what changed after its read").toBe(2);
       });
     });
   });
