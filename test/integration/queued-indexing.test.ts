@@ -16,7 +16,6 @@ import {
 import { startDispatcher } from "../../services/jobs/outbox-dispatcher.ts";
 import type { IndexedEngine } from "../../services/search/engines.ts";
 import { rebuildIndex, verifyIndex } from "../../services/search/indexer.ts";
-import { provisionsByPublicId } from "../../services/store/index-source.ts";
 import type { Database } from "../../services/store/database.ts";
 import { pendingCount } from "../../services/store/outbox.ts";
 import { SEARCH_OUTBOX } from "../../services/store/search-outbox.ts";
