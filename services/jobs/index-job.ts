@@ -51,7 +51,9 @@ export async function indexProvisions(
   let publicIds = [...new Set(range.items)];
   for (let round = 1; publicIds.length > 0; round++) {
     if (round > WRITE_ROUNDS)
-      throw new Error(`${publicIds.length} provisions kept changing while being indexed, e.g. ${publicIds[0]}`);
+      throw new Error(
+        `${publicIds.length} provisions kept changing while being indexed, e.g. ${publicIds[0]}`,
+      );
     const rows = await provisionsByPublicId(db, publicIds);
     const written = new Map(rows.map((r) => [r.id, r.hash]));
     const failed = await index.bulk(

@@ -50,7 +50,11 @@ const FROM = `FROM provisions p JOIN documents d ON d.id = p.document_id
 const SELECT = `SELECT p.id, p.public_id, h.content_hash, ${DOCUMENT_JSON} AS json ${FROM}`;
 
 type Row = { id: number; public_id: string; content_hash: string; json: string };
-const toDocument = (row: Row): IndexDocumentJson => ({ id: row.public_id, json: row.json, hash: row.content_hash });
+const toDocument = (row: Row): IndexDocumentJson => ({
+  id: row.public_id,
+  json: row.json,
+  hash: row.content_hash,
+});
 
 export async function* provisionsForIndex(
   db: Database,

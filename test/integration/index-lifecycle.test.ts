@@ -58,7 +58,13 @@ describe.each(INDEX_ENGINES)(
       const copy = await staleCopy();
       await engine.bulk(
         index!,
-        [{ ...copy, id: "ghost/1", json: JSON.stringify({ ...JSON.parse(copy.json), public_id: "ghost/1" }) }],
+        [
+          {
+            ...copy,
+            id: "ghost/1",
+            json: JSON.stringify({ ...JSON.parse(copy.json), public_id: "ghost/1" }),
+          },
+        ],
         [],
       );
       await store.db.query(
