@@ -271,104 +271,81 @@ describe.each(STORE_KINDS)("defined notions on %s", (kind) => {
   });
 });
 
-describe.each(STORE_KINDS)("a %s store written before migration 027", (kind) => {
-  let store: TestStore;
+/** Migrations that read notions in more texts: each on a store written at the one before. */
+const UPGRADES = [
+  {
+    migration: "027",
+    file: "027.do.understood-notions.sql",
+    database: "notions_upgrade",
+    reads: "the provisions saying how to understand one",
+    texts: [
+      "Une période d'astreinte s'entend comme une période pendant laquelle le salarié intervient.",
+      "Le salarié est informé de son astreinte.",
+    ],
+  },
+  {
+    migration: "030",
+    file: "030.do.definite-definitions.sql",
+    database: "definite_upgrade",
+    reads: "the provisions saying which thing it is",
+    texts: [
+      "La période d'astreinte est la période pendant laquelle le salarié intervient.",
+      "Les périodes d'astreinte sont les suivantes : 1° la nuit.",
+    ],
+  },
+];
 
-  beforeAll(async () => {
-    store = await openTestStore(kind, `notions_upgrade_${kind}`, "026");
-    await ingestInline(store.db, [
-      lawOf("UNDERSTOOD", "code-des-notions", "Code des notions", [
-        ["L1", "Une période d'astreinte s'entend comme une période pendant laquelle le salarié intervient."],
-        ["L2", "Le salarié est informé de son astreinte."],
-      ]),
-    ]);
-  });
-  afterAll(async () => {
-    await store?.dispose();
-  });
+describe.each(UPGRADES.flatMap((upgrade) => STORE_KINDS.map((kind) => ({ ...upgrade, kind }))))(
+  "a $kind store written before migration $migration",
+  ({ migration, file, database, reads, texts, kind }) => {
+    let store: TestStore;
 
-  it("reads the notion of the provisions saying how to understand one, indexes them again, and keeps the statistics", async () => {
-    const guidesLexemes = async (number: string) =>
-      (
-        await store.db.query<{ lexeme: string }>(
-          `SELECT s.lexeme FROM search_postings s JOIN provisions p ON p.id = s.provision_id
-            WHERE p.number = $1 AND s.tf_guides > 0 ORDER BY s.lexeme`,
-          [number],
-        )
-      ).rows.map((r) => r.lexeme);
-    const generation = async () =>
-      Number((await store.db.query<{ value: string }>("SELECT value FROM search_generation")).rows[0]!.value);
-    expect(await guidesLexemes("L1")).toEqual([]);
-    await store.db.query("UPDATE search_outbox SET indexed_at = now() WHERE indexed_at IS NULL");
-    const before = await generation();
-
-    expect((await migrate(store.db, "027")).map((file) => path.basename(file))).toEqual([
-      "027.do.understood-notions.sql",
-    ]);
-
-    expect(await guidesLexemes("L1")).toEqual(["astreint", "period"]);
-    expect(await guidesLexemes("L2")).toEqual([]);
-    expect(await generation()).toBeGreaterThan(before);
-    const queued = await store.db.query<{ public_id: string }>(
-      "SELECT public_id FROM search_outbox WHERE indexed_at IS NULL ORDER BY public_id",
-    );
-    expect(queued.rows.map((r) => r.public_id)).toEqual(["code-des-notions/L1"]);
-    expect(await searchStatisticsDrift(store.db)).toMatchObject({
-      missingPostings: 0,
-      extraPostings: 0,
-      wrongFrequencies: 0,
-      wrongTotals: false,
+    beforeAll(async () => {
+      const before = String(Number(migration) - 1).padStart(3, "0");
+      store = await openTestStore(kind, `${database}_${kind}`, before);
+      await ingestInline(store.db, [
+        lawOf("UNDERSTOOD", "code-des-notions", "Code des notions", [
+          ["L1", texts[0]!],
+          ["L2", texts[1]!],
+        ]),
+      ]);
     });
-  });
-});
-
-describe.each(STORE_KINDS)("a %s store written before migration 030", (kind) => {
-  let store: TestStore;
-
-  beforeAll(async () => {
-    store = await openTestStore(kind, `definite_upgrade_${kind}`, "029");
-    await ingestInline(store.db, [
-      lawOf("UNDERSTOOD", "code-des-notions", "Code des notions", [
-        ["L1", "La période d'astreinte est la période pendant laquelle le salarié intervient."],
-        ["L2", "Les périodes d'astreinte sont les suivantes : 1° la nuit."],
-      ]),
-    ]);
-  });
-  afterAll(async () => {
-    await store?.dispose();
-  });
-
-  it("reads the notion of the provisions saying which thing it is, indexes them again, and keeps the statistics", async () => {
-    const guidesLexemes = async (number: string) =>
-      (
-        await store.db.query<{ lexeme: string }>(
-          `SELECT s.lexeme FROM search_postings s JOIN provisions p ON p.id = s.provision_id
-            WHERE p.number = $1 AND s.tf_guides > 0 ORDER BY s.lexeme`,
-          [number],
-        )
-      ).rows.map((r) => r.lexeme);
-    const generation = async () =>
-      Number((await store.db.query<{ value: string }>("SELECT value FROM search_generation")).rows[0]!.value);
-    expect(await guidesLexemes("L1")).toEqual([]);
-    await store.db.query("UPDATE search_outbox SET indexed_at = now() WHERE indexed_at IS NULL");
-    const before = await generation();
-
-    expect((await migrate(store.db, "030")).map((file) => path.basename(file))).toEqual([
-      "030.do.definite-definitions.sql",
-    ]);
-
-    expect(await guidesLexemes("L1")).toEqual(["astreint", "period"]);
-    expect(await guidesLexemes("L2")).toEqual([]);
-    expect(await generation()).toBeGreaterThan(before);
-    const queued = await store.db.query<{ public_id: string }>(
-      "SELECT public_id FROM search_outbox WHERE indexed_at IS NULL ORDER BY public_id",
-    );
-    expect(queued.rows.map((r) => r.public_id)).toEqual(["code-des-notions/L1"]);
-    expect(await searchStatisticsDrift(store.db)).toMatchObject({
-      missingPostings: 0,
-      extraPostings: 0,
-      wrongFrequencies: 0,
-      wrongTotals: false,
+    afterAll(async () => {
+      await store?.dispose();
     });
-  });
-});
+
+    it(`reads the notion of ${reads}, indexes them again, and keeps the statistics`, async () => {
+      const guidesLexemes = async (number: string) =>
+        (
+          await store.db.query<{ lexeme: string }>(
+            `SELECT s.lexeme FROM search_postings s JOIN provisions p ON p.id = s.provision_id
+            WHERE p.number = $1 AND s.tf_guides > 0 ORDER BY s.lexeme`,
+            [number],
+          )
+        ).rows.map((r) => r.lexeme);
+      const generation = async () =>
+        Number(
+          (await store.db.query<{ value: string }>("SELECT value FROM search_generation")).rows[0]!.value,
+        );
+      expect(await guidesLexemes("L1")).toEqual([]);
+      await store.db.query("UPDATE search_outbox SET indexed_at = now() WHERE indexed_at IS NULL");
+      const before = await generation();
+
+      expect((await migrate(store.db, migration)).map((f) => path.basename(f))).toEqual([file]);
+
+      expect(await guidesLexemes("L1")).toEqual(["astreint", "period"]);
+      expect(await guidesLexemes("L2")).toEqual([]);
+      expect(await generation()).toBeGreaterThan(before);
+      const queued = await store.db.query<{ public_id: string }>(
+        "SELECT public_id FROM search_outbox WHERE indexed_at IS NULL ORDER BY public_id",
+      );
+      expect(queued.rows.map((r) => r.public_id)).toEqual(["code-des-notions/L1"]);
+      expect(await searchStatisticsDrift(store.db)).toMatchObject({
+        missingPostings: 0,
+        extraPostings: 0,
+        wrongFrequencies: 0,
+        wrongTotals: false,
+      });
+    });
+  },
+);
