@@ -124,3 +124,38 @@ function probeOnce(url: URL): Promise<void> {
     request.on("error", reject);
   });
 }
+
+/** A bare HTTP server (bare-http-server.ts) in a process of its own, on `cpus` when given. */
+export interface BareServer {
+  baseUrl: string;
+  stop(): Promise<void>;
+}
+
+export async function startBareServer(cpus?: string): Promise<BareServer> {
+  const child = fork(new URL("./bare-http-server.ts", import.meta.url), [], {
+    execArgv: process.execArgv,
+    serialization: "advanced",
+  });
+  const exited = new Promise<never>((_, reject) =>
+    child.once("exit", (code) => reject(new Error(`the bare HTTP server exited with code ${code}`))),
+  );
+  exited.catch(() => {});
+  const port = await Promise.race([
+    new Promise<unknown>((resolve) => child.once("message", resolve)),
+    exited,
+  ]);
+  if (typeof port !== "number" || port === 0) {
+    child.kill();
+    throw new Error("the bare HTTP server did not say which port it listens on");
+  }
+  if (cpus && child.pid) pin(child.pid, cpus);
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill();
+      }),
+  };
+}

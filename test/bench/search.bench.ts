@@ -9,7 +9,7 @@ import { commitLabel, cpuSplit, pin, positiveInteger, setupKinds } from "./bench
 import { corpusMarkers, describeCorpus } from "./bench-source.ts";
 import { CpuMeter } from "./cpu-meter.ts";
 import { rawSearchTotals, runEngineLoad, runRawSearchLoad, warmUpEngine } from "./engine-load.ts";
-import { HealthProbe } from "./health-probe.ts";
+import { HealthProbe, startBareServer } from "./health-probe.ts";
 import { checkEveryQuery, type LoadShape, type MeasuredWindow, runHttpLoad } from "./http-load.ts";
 import { Cleanups } from "./index-setup.ts";
 import type { LoadSummary } from "./latency.ts";
@@ -226,14 +226,51 @@ function serverMemory(pids: readonly number[]): ServerMemory | undefined {
   }
 }
 
-/** /healthz on the idle server, then while 32 connections send long searches (issue 17). */
+/**
+ * /healthz on the idle server, then while 32 connections send long searches (issue 17); beside it,
+ * the same probe on a bare HTTP server on the server's CPUs (bare-http-server.ts), idle and under
+ * the same load run again: the machine's floor for a new-connection probe, in the same run.
+ */
 async function measureHealth(
   server: RunningServer,
   setup: ApiSetup,
   watched: ConstructorParameters<typeof CpuMeter>[0],
 ): Promise<HealthFigures> {
-  const idle = await HealthProbe.idle(server.baseUrl, seconds, clientCpus?.others);
-  const probe = new HealthProbe(server.baseUrl, clientCpus?.others);
+  const probeCpus = clientCpus?.others;
+  const bare = await startBareServer(probeCpus);
+  try {
+    const idle = await HealthProbe.idle(server.baseUrl, seconds, probeCpus);
+    const bareIdle = await HealthProbe.idle(bare.baseUrl, seconds, probeCpus);
+    const underLoad = await probeUnderLoad(server, setup, watched, server.baseUrl);
+    const bareUnderLoad = await probeUnderLoad(server, setup, watched, bare.baseUrl);
+    console.log(
+      `  /healthz idle: ${cellLine(idle, idle.failed)}; under 32 long searches (${underLoad.load.summary.p50Ms.toFixed(1)} ms p50 each): ` +
+        `${cellLine(underLoad.probe, underLoad.probe.failed)}${underLoad.probe.failed ? ` (${underLoad.probe.failures.join("; ")})` : ""}`,
+    );
+    console.log(
+      `  bare HTTP server idle: ${cellLine(bareIdle, bareIdle.failed)}; under the same load: ` +
+        `${cellLine(bareUnderLoad.probe, bareUnderLoad.probe.failed)}`,
+    );
+    return {
+      idle,
+      underLoad: underLoad.probe,
+      load: underLoad.load,
+      bare: { idle: bareIdle, underLoad: bareUnderLoad.probe },
+      failed: idle.failed + underLoad.probe.failed,
+    };
+  } finally {
+    await bare.stop();
+  }
+}
+
+/** 32 connections send long searches to the API for HEALTH_SECONDS while `probedUrl` is probed. */
+async function probeUnderLoad(
+  server: RunningServer,
+  setup: ApiSetup,
+  watched: ConstructorParameters<typeof CpuMeter>[0],
+  probedUrl: string,
+) {
+  const probe = new HealthProbe(probedUrl, clientCpus?.others);
   await probe.start();
   const meter = new CpuMeter(watched);
   const load = await runHttpLoad(
@@ -243,18 +280,10 @@ async function measureHealth(
     together(meter, probe),
     SEARCH_QUERIES.long,
   );
-  const underLoad = await probe.summary();
+  const summary = await probe.summary();
   await settle(server.baseUrl, setup.apiKey);
-  console.log(
-    `  /healthz idle: ${cellLine(idle, idle.failed)}; under 32 long searches (${load.p50Ms.toFixed(1)} ms p50 each): ` +
-      `${cellLine(underLoad, underLoad.failed)}${underLoad.failed ? ` (${underLoad.failures.join("; ")})` : ""}`,
-  );
-  return {
-    idle,
-    underLoad,
-    load: { summary: load, failed: load.failed, otherWork: meter.report(load.calls)?.othersShare },
-    failed: idle.failed + underLoad.failed,
-  };
+  const cell: Cell = { summary: load, failed: load.failed, otherWork: meter.report(load.calls)?.othersShare };
+  return { probe: summary, load: cell };
 }
 
 /** The raw engine on the same queries, after the server has stopped (the embedded store admits one process). */
