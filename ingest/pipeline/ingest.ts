@@ -15,14 +15,10 @@ import { validateDocument } from "./validate.ts";
 
 /**
  * After a run: citation counts change with any document loaded, also for documents the run did
- * not load; which articles open their divisions changes only in the documents it wrote (created
- * or updated); and the planner needs fresh statistics of what was loaded.
+ * not load; and the planner needs fresh statistics of what was loaded.
  */
-async function refreshAuthority(db: Database, request: IngestRequest, outcomes: readonly PersistOutcome[]) {
-  const written = outcomes
-    .filter((o) => o.outcome === "created" || o.outcome === "updated")
-    .map((o) => o.publicId);
-  await db.transaction((tx) => refreshSearchAuthority(tx, request.searchOutbox ?? false, written));
+async function refreshAuthority(db: Database, request: IngestRequest) {
+  await db.transaction((tx) => refreshSearchAuthority(tx, request.searchOutbox ?? false));
   await analyzeSearchTables(db);
 }
 
@@ -146,11 +142,11 @@ export async function ingest(db: Database, request: IngestRequest): Promise<Inge
     }
   } catch (error) {
     // The documents before the failure are loaded: who cites them counts already.
-    await refreshAuthority(db, request, summary.outcomes).catch(() => undefined);
+    await refreshAuthority(db, request).catch(() => undefined);
     await finishIngestRun(db, runId, report(), (error as Error).message);
     throw error;
   }
-  await refreshAuthority(db, request, summary.outcomes);
+  await refreshAuthority(db, request);
   summary.seconds = report().seconds;
   request.onProgress?.({
     documentsDone: summary.documents.total,
