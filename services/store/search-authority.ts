@@ -2,7 +2,7 @@ import type { Queryable } from "./database.ts";
 import { recordForIndexing } from "./search-outbox.ts";
 
 /**
- * Search's structural priors (migrations 011, 020, 021, 028 and 029): search_authority holds, per
+ * Search's structural priors (migrations 011, 020, 021, 028, 029 and 032): search_authority holds, per
  * provision, how many other provisions cite it, from the references triggers keep, and whether
  * it opens its division (corpus_section_openers: the first in force of its section, in its
  * document's order, outside divisions of special rules; an article stating only its division's
@@ -12,8 +12,18 @@ import { recordForIndexing } from "./search-outbox.ts";
  * load, and an article inserted or repealed changes which one opens its division); only the rows
  * that changed are written, and with an index engine those provisions are queued for re-indexing.
  * Returns their public ids.
+ *
+ * Who opens a division, and the names it opens, depend on the article's own document only: they
+ * are recomputed for the documents listed in search_priors_pending since the last refresh, which
+ * triggers fill in the writers' own transactions, and kept as they are for the others (migration
+ * 032). The citation counts are always recomputed over the whole store.
  */
 export async function refreshSearchAuthority(tx: Queryable, searchOutbox: boolean): Promise<string[]> {
+  // NULL would read every document (a store before migration 032, test/helpers/stores.ts).
+  const { rows: pending } = await tx.query<{ documents: number[] | null }>(
+    "SELECT corpus_take_priors_pending() AS documents",
+  );
+  const scope = pending[0]!.documents;
   const { rows } = await tx.query<{ provision_id: number }>(
     `WITH counts AS (
        SELECT t.id AS provision_id, count(DISTINCT r.provision_id)::int AS cited_by
@@ -21,7 +31,12 @@ export async function refreshSearchAuthority(tx: Queryable, searchOutbox: boolea
             JOIN provisions t ON t.document_id = r.document_id AND t.number_key = r.number_key
        WHERE t.present_in_source
        GROUP BY t.id),
-     openers AS (SELECT provision_id FROM corpus_section_openers()),
+     openers AS (
+       SELECT provision_id FROM corpus_section_openers($1::int[])
+       UNION ALL
+       -- In the documents no writer changed, the articles opening a division are as they were.
+       SELECT a.provision_id FROM search_authority a JOIN provisions p ON p.id = a.provision_id
+       WHERE a.opens_section AND $1::int[] IS NOT NULL AND p.document_id <> ALL ($1::int[])),
      priors AS (
        SELECT coalesce(c.provision_id, o.provision_id) AS provision_id, coalesce(c.cited_by, 0) AS cited_by,
               o.provision_id IS NOT NULL AS opens_section
@@ -37,11 +52,16 @@ export async function refreshSearchAuthority(tx: Queryable, searchOutbox: boolea
                IS DISTINCT FROM (excluded.cited_by, excluded.opens_section)
        RETURNING provision_id)
      SELECT provision_id FROM gone UNION SELECT provision_id FROM written`,
+    [scope],
   );
   // The names of the divisions each article opens, read again in its headings (migration 029).
-  const { rows: named } = await tx.query<{ provision_id: number }>(
-    "SELECT provision_id FROM corpus_write_opened_divisions() AS provision_id",
-  );
+  const { rows: named } =
+    scope?.length === 0
+      ? { rows: [] }
+      : await tx.query<{ provision_id: number }>(
+          "SELECT provision_id FROM corpus_write_opened_divisions($1::int[]) AS provision_id",
+          [scope],
+        );
   if (rows.length === 0 && named.length === 0) return [];
   const { rows: ids } = await tx.query<{ public_id: string }>(
     "SELECT public_id FROM provisions WHERE id = ANY($1::int[])",

@@ -82,4 +82,14 @@ async function asBeforeMigration(db: Database, migrateTo: string | undefined): P
     await db.query(
       "CREATE FUNCTION corpus_write_opened_divisions() RETURNS SETOF integer LANGUAGE sql AS 'SELECT NULL::integer WHERE false'",
     );
+  if (migrateTo < "032") {
+    // Before migration 032 the priors were recomputed for every document (a NULL list).
+    await db.query(
+      "CREATE FUNCTION corpus_take_priors_pending() RETURNS integer[] LANGUAGE sql AS 'SELECT NULL::integer[]'",
+    );
+    await db.query(`CREATE FUNCTION corpus_section_openers(documents integer[]) RETURNS TABLE (provision_id integer)
+      LANGUAGE sql STABLE AS 'SELECT provision_id FROM corpus_section_openers()'`);
+    await db.query(`CREATE FUNCTION corpus_write_opened_divisions(documents integer[]) RETURNS SETOF integer
+      LANGUAGE sql AS 'SELECT * FROM corpus_write_opened_divisions()'`);
+  }
 }

@@ -199,4 +199,87 @@ describe.each(STORE_KINDS)("articles opening their division on %s", (kind) => {
     ]);
     expect(await openers()).toEqual(["1", "10", "2-1", "7"]);
   });
+
+  it("recomputes only the documents written since the last refresh (migration 032), as recomputing all of them would", async () => {
+    const neighbour = {
+      ...act([
+        ["1", "S1"],
+        ["2", "S1"],
+        ["3", "S2"],
+      ]),
+      source: { name: "canonical", documentId: "NEIGHBOUR", version: null },
+      publicId: "loi-voisine",
+      title: "Loi voisine",
+    };
+    neighbour.provisions = neighbour.provisions.map((p) => ({
+      ...p,
+      sourceId: p.sourceId.replace("OPENERS", "NEIGHBOUR"),
+      versionId: p.versionId.replace("OPENERS", "NEIGHBOUR"),
+    }));
+    /** What is stored, beside what every document's recomputation gives (the functions without argument). */
+    const storedAndFull = async () => {
+      const q = async (sql: string) => (await store.db.query<{ v: string }>(sql)).rows.map((r) => r.v).sort();
+      return {
+        stored: {
+          openers: await q(
+            "SELECT p.public_id AS v FROM search_authority a JOIN provisions p ON p.id = a.provision_id WHERE a.opens_section",
+          ),
+          names: await q(
+            "SELECT public_id || ' ' || array_to_string(opened_divisions, '|') AS v FROM provisions WHERE opened_divisions <> '{}'",
+          ),
+        },
+        full: {
+          openers: await q(
+            "SELECT p.public_id AS v FROM corpus_section_openers() o JOIN provisions p ON p.id = o.provision_id",
+          ),
+          names: await q(
+            "SELECT p.public_id || ' ' || array_to_string(o.names, '|') AS v FROM corpus_opened_divisions() o JOIN provisions p ON p.id = o.provision_id",
+          ),
+        },
+      };
+    };
+    /** The first act's openers (the neighbour's keep their prefix). */
+    const firstAct = async () => (await openers()).filter((id) => !id.includes("/"));
+    const mine = await firstAct();
+    await ingestInline(store.db, [neighbour]);
+    expect(await firstAct()).toEqual(mine);
+    let state = await storedAndFull();
+    expect(state.stored).toEqual(state.full);
+    expect(state.stored.openers).toEqual(expect.arrayContaining(["loi-voisine/1", "loi-voisine/3"]));
+    expect(state.stored.names).toContain("loi-voisine/1 Principe");
+
+    // Break the first act's priors by hand: a run writing only the neighbour leaves them alone,
+    // since nothing it wrote can change them; a run writing the first act mends them.
+    await store.db.query(
+      "UPDATE search_authority SET opens_section = false WHERE provision_id = (SELECT id FROM provisions WHERE public_id = 'loi-ouvertures/1')",
+    );
+    await ingestInline(store.db, [{ ...neighbour, title: "Loi voisine, modifiée" }]);
+    expect(await firstAct()).not.toContain("1");
+    await load(NEXT_RUN);
+    expect(await firstAct()).toEqual(["1", "2-1", "7"]);
+    state = await storedAndFull();
+    expect(state.stored).toEqual(state.full);
+
+    // A writer whose transaction committed and whose refresh never ran (an ingest worker killed
+    // between the two): the document stays listed, and the next run's refresh mends it although
+    // that run writes nothing of it (re-ingesting the same act finds it unchanged).
+    await store.db.query(
+      "UPDATE provisions SET status = 'repealed', effective_to = '2022-01-01' WHERE public_id = 'loi-ouvertures/2-1'",
+    );
+    expect(
+      (
+        await store.db.query(
+          "SELECT 1 FROM search_priors_pending p JOIN documents d ON d.id = p.document_id WHERE d.public_id = 'loi-ouvertures'",
+        )
+      ).rows,
+    ).toHaveLength(1);
+    expect(await firstAct()).toEqual(["1", "2-1", "7"]);
+    const summary = await load(NEXT_RUN);
+    expect(summary.documents.unchanged).toBe(1);
+    expect(await firstAct()).toEqual(["1", "3", "7"]);
+    state = await storedAndFull();
+    expect(state.stored).toEqual(state.full);
+    // A refresh takes the list; the names it writes list nothing again.
+    expect((await store.db.query("SELECT 1 FROM search_priors_pending")).rows).toHaveLength(0);
+  });
 });
