@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { provisionsByPublicId } from "../../services/store/index-source.ts";
+import { refreshSearchAuthority } from "../../services/store/search-authority.ts";
 import { readIndexedProvisions, readSearchGeneration } from "../../services/store/search-snapshot.ts";
 import { ingestInline } from "../helpers/inline-acts.ts";
 import { openTestStore, STORE_KINDS, type TestStore } from "../helpers/stores.ts";
@@ -67,6 +68,29 @@ describe.each(STORE_KINDS)("articles opening their division on %s", (kind) => {
     for await (const batch of readIndexedProvisions(store.db))
       for (const p of batch) if (p.opensSection) open.push(p.publicId.replace("loi-ouvertures/", ""));
     return open.sort();
+  };
+
+  /** What is stored, beside what every document's recomputation gives (the functions without argument). */
+  const storedAndFull = async () => {
+    const q = async (sql: string) => (await store.db.query<{ v: string }>(sql)).rows.map((r) => r.v).sort();
+    return {
+      stored: {
+        openers: await q(
+          "SELECT p.public_id AS v FROM search_authority a JOIN provisions p ON p.id = a.provision_id WHERE a.opens_section",
+        ),
+        names: await q(
+          "SELECT public_id || ' ' || array_to_string(opened_divisions, '|') AS v FROM provisions WHERE opened_divisions <> '{}'",
+        ),
+      },
+      full: {
+        openers: await q(
+          "SELECT p.public_id AS v FROM corpus_section_openers() o JOIN provisions p ON p.id = o.provision_id",
+        ),
+        names: await q(
+          "SELECT p.public_id || ' ' || array_to_string(o.names, '|') AS v FROM corpus_opened_divisions() o JOIN provisions p ON p.id = o.provision_id",
+        ),
+      },
+    };
   };
 
   beforeAll(async () => {
@@ -216,28 +240,6 @@ describe.each(STORE_KINDS)("articles opening their division on %s", (kind) => {
       sourceId: p.sourceId.replace("OPENERS", "NEIGHBOUR"),
       versionId: p.versionId.replace("OPENERS", "NEIGHBOUR"),
     }));
-    /** What is stored, beside what every document's recomputation gives (the functions without argument). */
-    const storedAndFull = async () => {
-      const q = async (sql: string) => (await store.db.query<{ v: string }>(sql)).rows.map((r) => r.v).sort();
-      return {
-        stored: {
-          openers: await q(
-            "SELECT p.public_id AS v FROM search_authority a JOIN provisions p ON p.id = a.provision_id WHERE a.opens_section",
-          ),
-          names: await q(
-            "SELECT public_id || ' ' || array_to_string(opened_divisions, '|') AS v FROM provisions WHERE opened_divisions <> '{}'",
-          ),
-        },
-        full: {
-          openers: await q(
-            "SELECT p.public_id AS v FROM corpus_section_openers() o JOIN provisions p ON p.id = o.provision_id",
-          ),
-          names: await q(
-            "SELECT p.public_id || ' ' || array_to_string(o.names, '|') AS v FROM corpus_opened_divisions() o JOIN provisions p ON p.id = o.provision_id",
-          ),
-        },
-      };
-    };
     /** The first act's openers (the neighbour's keep their prefix). */
     const firstAct = async () => (await openers()).filter((id) => !id.includes("/"));
     const mine = await firstAct();
@@ -282,4 +284,45 @@ describe.each(STORE_KINDS)("articles opening their division on %s", (kind) => {
     // A refresh takes the list; the names it writes list nothing again.
     expect((await store.db.query("SELECT 1 FROM search_priors_pending")).rows).toHaveLength(0);
   });
+
+  it.runIf(kind === "postgres")(
+    "lets a refresh wait for a writer that holds its document listed, then read what it wrote",
+    async () => {
+      // A writer's transaction, left open: its provision written, its document listed.
+      let commit = () => {};
+      const committed = new Promise<void>((resolve) => {
+        commit = resolve;
+      });
+      let listed = () => {};
+      const isListed = new Promise<void>((resolve) => {
+        listed = resolve;
+      });
+      const writer = store.db.transaction(async (tx) => {
+        await tx.query(
+          "UPDATE provisions SET status = 'repealed', effective_to = '2022-01-01' WHERE public_id = 'loi-ouvertures/3'",
+        );
+        listed();
+        await committed;
+      });
+      await isListed;
+      let refreshed = false;
+      const refresh = store.db
+        .transaction((tx) => refreshSearchAuthority(tx, false))
+        .then((ids) => {
+          refreshed = true;
+          return ids;
+        });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The refresh waits on the search generation's row, which the writer holds.
+      expect(refreshed).toBe(false);
+      commit();
+      await writer;
+      await refresh;
+      // It read the committed row: 3 no longer opens « Chapitre Ier », 4 does.
+      expect(await openers()).toContain("4");
+      const state = await storedAndFull();
+      expect(state.stored).toEqual(state.full);
+      expect((await store.db.query("SELECT 1 FROM search_priors_pending")).rows).toHaveLength(0);
+    },
+  );
 });
