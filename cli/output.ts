@@ -17,7 +17,15 @@ export function formatSummary(summary: IngestSummary): string {
           `  articles without any text dropped (headings over numbered sub-articles): ${summary.withoutTextDropped}`,
         ]
       : []),
+    statisticsLine(summary.statisticsRefreshed),
   ].join("\n");
+}
+
+/** Whether the run refreshed the planner's statistics (migration 033's rule). */
+function statisticsLine(refreshed: boolean): string {
+  return refreshed
+    ? "  planner statistics: refreshed"
+    : "  planner statistics: kept (the runs since their last refresh wrote at most 50 provisions plus a tenth of the store)";
 }
 
 export function formatGuidesSummary(summary: GuidesIngestSummary): string {
@@ -29,6 +37,7 @@ export function formatGuidesSummary(summary: GuidesIngestSummary): string {
         (s.unmatchedArticles ? ` (${s.unmatchedArticles} cited articles not loaded)` : ""),
     ),
     `  provisions whose guides field changed: ${summary.provisionsChanged}`,
+    statisticsLine(summary.statisticsRefreshed),
   ].join("\n");
 }
 

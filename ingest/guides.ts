@@ -18,7 +18,7 @@ import {
   recordIngestProgress,
   startIngestRun,
 } from "../services/store/ingest-runs.ts";
-import { analyzeSearchTables } from "../services/store/search-statistics.ts";
+import { refreshPlannerStatistics } from "../services/store/search-statistics.ts";
 import type { IngestProgress } from "./pipeline/ingest.ts";
 import { findAbbreviations } from "./sources/guides/abbreviations.ts";
 import type { GuideCitation } from "./sources/guides/citation.ts";
@@ -62,6 +62,8 @@ export interface GuidesIngestSummary {
     unmatchedArticles: number;
   }>;
   provisionsChanged: number;
+  /** Whether the run ended by refreshing the planner's statistics (as a document run, migration 033). */
+  statisticsRefreshed: boolean;
   seconds: number;
 }
 
@@ -138,7 +140,13 @@ export async function ingestGuides(
     documentsTotal: sources.length,
   });
   await failAbandonedRuns(db, runId);
-  const summary: GuidesIngestSummary = { runId, sources: [], provisionsChanged: 0, seconds: 0 };
+  const summary: GuidesIngestSummary = {
+    runId,
+    sources: [],
+    provisionsChanged: 0,
+    statisticsRefreshed: false,
+    seconds: 0,
+  };
   const changed = new Set<string>();
   const progress = (done: number, current: string) =>
     options.onProgress?.({ documentsDone: done, documentsTotal: sources.length, current, provisions: 0 });
@@ -179,7 +187,7 @@ export async function ingestGuides(
     await finishIngestRun(db, runId, summary, (error as Error).message);
     throw error;
   }
-  await analyzeSearchTables(db);
+  summary.statisticsRefreshed = await refreshPlannerStatistics(db, runId);
   summary.seconds = Math.round((performance.now() - started) / 100) / 10;
   progress(sources.length, "done");
   await finishIngestRun(db, runId, summary);

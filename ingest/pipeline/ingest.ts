@@ -8,18 +8,19 @@ import {
   startIngestRun,
 } from "../../services/store/ingest-runs.ts";
 import { refreshSearchAuthority } from "../../services/store/search-authority.ts";
-import { analyzeSearchTables } from "../../services/store/search-statistics.ts";
+import { refreshPlannerStatistics } from "../../services/store/search-statistics.ts";
 import type { CanonicalDocumentInput } from "../model.ts";
 import { type PersistOutcome, persistDocument } from "./persist.ts";
 import { validateDocument } from "./validate.ts";
 
 /**
  * After a run: citation counts change with any document loaded, also for documents the run did
- * not load; and the planner needs fresh statistics of what was loaded.
+ * not load; and the planner needs fresh statistics once the runs since its last ones wrote enough
+ * (refreshPlannerStatistics). Returns whether the statistics were refreshed.
  */
-async function refreshAuthority(db: Database, request: IngestRequest) {
+async function refreshAuthority(db: Database, request: IngestRequest, runId: number): Promise<boolean> {
   await db.transaction((tx) => refreshSearchAuthority(tx, request.searchOutbox ?? false));
-  await analyzeSearchTables(db);
+  return refreshPlannerStatistics(db, runId);
 }
 
 /** One document handed to the pipeline by a source adapter. */
@@ -42,6 +43,11 @@ export interface IngestSummary {
   duplicatesDropped: number;
   /** Articles without any text, dropped (KALI: a heading over numbered sub-articles). */
   withoutTextDropped: number;
+  /**
+   * Whether the run ended by refreshing the planner's statistics: when the runs since the last
+   * refresh wrote more than 50 provisions plus a tenth of the store (migration 033).
+   */
+  statisticsRefreshed: boolean;
   seconds: number;
   outcomes: PersistOutcome[];
 }
@@ -99,6 +105,7 @@ export async function ingest(db: Database, request: IngestRequest): Promise<Inge
     changes: 0,
     duplicatesDropped: 0,
     withoutTextDropped: 0,
+    statisticsRefreshed: false,
     seconds: 0,
     outcomes: [],
   };
@@ -142,11 +149,11 @@ export async function ingest(db: Database, request: IngestRequest): Promise<Inge
     }
   } catch (error) {
     // The documents before the failure are loaded: who cites them counts already.
-    await refreshAuthority(db, request).catch(() => undefined);
+    summary.statisticsRefreshed = await refreshAuthority(db, request, runId).catch(() => false);
     await finishIngestRun(db, runId, report(), (error as Error).message);
     throw error;
   }
-  await refreshAuthority(db, request);
+  summary.statisticsRefreshed = await refreshAuthority(db, request, runId);
   summary.seconds = report().seconds;
   request.onProgress?.({
     documentsDone: summary.documents.total,

@@ -94,10 +94,27 @@ export async function rebuildSearchStatistics(tx: Queryable): Promise<void> {
  * After a load: gives the planner fresh statistics of the provisions and the search tables (a
  * plan made blind over two million postings is a hundred times slower), and marks the postings'
  * pages all-visible, so a search reads them from the index alone. Autovacuum would come to it
- * later (PGlite has none); a search must not wait for it. Outside any transaction.
+ * later (PGlite has none); a search must not wait for it. Outside any transaction. Ingest runs
+ * call it through refreshPlannerStatistics, when it is due.
  */
 export async function analyzeSearchTables(db: Queryable): Promise<void> {
   await db.query(
     "VACUUM (ANALYZE) provisions, search_postings, search_lexemes, search_fields, search_authority, provision_references",
   );
+}
+
+/**
+ * After an ingest run (documents or guides): analyzeSearchTables when the runs since the last
+ * refreshing run wrote more than 50 provisions plus a tenth of the store, autovacuum's rule
+ * (migration 033), and the run marked as the one that refreshed. A smaller run, an editor's act of
+ * a few articles, leaves the statistics as they are: they still describe the store within the
+ * margin autovacuum itself allows, and the 1.4 s of ANALYZE on the four codes and the agreements
+ * would be most of its run. Returns whether it refreshed. Outside any transaction.
+ */
+export async function refreshPlannerStatistics(db: Queryable, runId: number): Promise<boolean> {
+  const { rows } = await db.query<{ due: boolean }>("SELECT corpus_statistics_due() AS due");
+  if (!rows[0]!.due) return false;
+  await analyzeSearchTables(db);
+  await db.query("SELECT corpus_mark_analyzed($1)", [runId]);
+  return true;
 }

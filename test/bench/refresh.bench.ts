@@ -3,6 +3,8 @@ import { ingestLegi } from "../../ingest/load.ts";
 import { parseConfig } from "../../services/core/config.ts";
 import { openStore } from "../../services/store/open.ts";
 import { refreshSearchAuthority } from "../../services/store/search-authority.ts";
+import { analyzeSearchTables } from "../../services/store/search-statistics.ts";
+import { ingestInline, lawOf } from "../helpers/inline-acts.ts";
 import { positiveInteger } from "./bench-options.ts";
 import { describeServer, freshTarget } from "./targets.ts";
 
@@ -20,6 +22,12 @@ import { describeServer, freshTarget } from "./targets.ts";
  * The variants alternate, BENCH_RUNS rounds (default 5); medians, and each as a ratio of the
  * baseline measured in the same rounds. Each refresh must write nothing (the store is consistent
  * after its ingest): one that does ends the benchmark with exit code 1, its figure meaning nothing.
+ *
+ * Then an editor's act of five articles, a whole ingest run on the loaded store, alternating with
+ * the same run followed by the VACUUM (ANALYZE) that every run ended with before migration 033
+ * (the baseline): the run now keeps the planner's statistics, the runs since their last refresh
+ * having written far less than a tenth of the store. A run that refreshed them anyway ends the
+ * benchmark with exit code 1. Each round's act rewords the five articles, so each run writes them.
  */
 
 const runs = positiveInteger("BENCH_RUNS", 5);
@@ -35,6 +43,7 @@ const median = (values: number[]) => {
 };
 
 const rows: string[][] = [];
+const actRows: string[][] = [];
 for (const database of ["pglite", "pg"] as const) {
   const target = await freshTarget(database);
   try {
@@ -92,6 +101,49 @@ for (const database of ["pglite", "pg"] as const) {
           `${(ms / baseline).toFixed(2)}×`,
         ]);
       }
+
+      // An editor's act, as it runs now and as it ran when every run analysed the store.
+      const act = (round: number) =>
+        lawOf(
+          "BENCH-ACT",
+          "loi-bench-acte",
+          "Loi d'essai du banc",
+          Array.from({ length: 5 }, (_, i) => [
+            String(i + 1),
+            `L'article ${i + 1} dispose, au tour ${round}.`,
+          ]),
+        );
+      const actTimes = { now: [] as number[], analysed: [] as number[] };
+      let wording = 0;
+      for (let round = 1; round <= runs; round += 1)
+        for (const variant of ["analysed", "now"] as const) {
+          wording += 1;
+          const started = performance.now();
+          const summary = await ingestInline(db, [act(wording)]);
+          if (variant === "analysed") await analyzeSearchTables(db);
+          const ms = performance.now() - started;
+          if (variant === "now" && summary.statisticsRefreshed) {
+            console.error(
+              `the editor's act on ${database} refreshed the statistics: the store was not as loaded`,
+            );
+            process.exit(1);
+          }
+          actTimes[variant].push(ms);
+          console.log(
+            `  round ${round}/${runs}  ${database.padEnd(6)}  editor's act, ${variant}: ${ms.toFixed(0)} ms`,
+          );
+        }
+      const before = median(actTimes.analysed);
+      for (const [label, values] of [
+        ["with VACUUM (ANALYZE), as every run before migration 033", actTimes.analysed],
+        ["statistics kept (migration 033)", actTimes.now],
+      ] as const)
+        actRows.push([
+          database === "pg" ? "Postgres" : "PGlite",
+          label,
+          median(values).toFixed(0),
+          `${(median(values) / before).toFixed(2)}×`,
+        ]);
     } finally {
       await db.close();
     }
@@ -104,3 +156,7 @@ console.log(`\nMedians of ${runs} round(s), ${new Date().toISOString().slice(0, 
 console.log("| store | the run wrote | refresh (ms) | × every document |");
 console.log("| ----- | ------------- | ------------ | ---------------- |");
 for (const row of rows) console.log(`| ${row.join(" | ")} |`);
+console.log(`\nAn editor's act of five articles, the whole run, medians of ${runs} round(s):\n`);
+console.log("| store | the run ends | run (ms) | × with VACUUM (ANALYZE) |");
+console.log("| ----- | ------------ | -------- | ----------------------- |");
+for (const row of actRows) console.log(`| ${row.join(" | ")} |`);

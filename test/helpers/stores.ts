@@ -92,4 +92,11 @@ async function asBeforeMigration(db: Database, migrateTo: string | undefined): P
     await db.query(`CREATE FUNCTION corpus_write_opened_divisions(documents integer[]) RETURNS SETOF integer
       LANGUAGE sql AS 'SELECT * FROM corpus_write_opened_divisions()'`);
   }
+  if (migrateTo < "033") {
+    // Before migration 033 every run refreshed the planner's statistics, and none recorded it.
+    await db.query("CREATE FUNCTION corpus_statistics_due() RETURNS boolean LANGUAGE sql AS 'SELECT true'");
+    await db.query(
+      "CREATE FUNCTION corpus_mark_analyzed(run integer) RETURNS void LANGUAGE sql AS 'SELECT NULL::void'",
+    );
+  }
 }
