@@ -5,12 +5,14 @@ import type { Database } from "../../services/store/database.ts";
 
 /**
  * Loads acts written in a test (canonical documents) as `corpus ingest` loads a source, in one
- * run; `rules` the domain rules (YAML), none unless given.
+ * run; `rules` the domain rules (YAML), none unless given; `runId` a run queued beforehand, as the
+ * worker runs one (otherwise a new run is recorded).
  */
 export function ingestInline(
   db: Database,
   documents: CanonicalDocumentInput[],
   rules = "version: 1\nrules: []\n",
+  runId?: number,
 ): Promise<IngestSummary> {
   return ingest(db, {
     source: "canonical",
@@ -19,6 +21,7 @@ export function ingestInline(
     documentsTotal: documents.length,
     documents: documents.map((document) => ({ file: "inline", document })),
     rules: parseDomainRules(rules, "inline.yaml"),
+    runId,
   });
 }
 

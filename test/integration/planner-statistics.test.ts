@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ingest } from "../../ingest/pipeline/ingest.ts";
-import { parseDomainRules } from "../../services/core/classify.ts";
 import { ingestInline, lawOf } from "../helpers/inline-acts.ts";
 import { openTestStore, STORE_KINDS, type TestStore } from "../helpers/stores.ts";
 
@@ -44,18 +42,7 @@ describe.each(STORE_KINDS)("the planner's statistics after ingest runs on %s", (
     ).rows[0]!.n;
   const run = async (key: string, count: number, wording?: string, runId?: number) => {
     const document = law(key, count, wording);
-    const summary =
-      runId === undefined
-        ? await ingestInline(store.db, [document])
-        : await ingest(store.db, {
-            source: "canonical",
-            sourceVersion: "inline",
-            parameters: {},
-            documentsTotal: 1,
-            documents: [{ file: "inline", document }],
-            rules: parseDomainRules("version: 1\nrules: []\n", "inline.yaml"),
-            runId,
-          });
+    const summary = await ingestInline(store.db, [document], undefined, runId);
     const { rows } = await store.db.query<{ analyzed: boolean }>(
       "SELECT analyzed_at IS NOT NULL AS analyzed FROM ingest_runs WHERE id = $1",
       [summary.runId],
