@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { migrate } from "../../services/store/migrate.ts";
 import { ingestInline, lawOf } from "../helpers/inline-acts.ts";
 import { openTestStore, STORE_KINDS, type TestStore } from "../helpers/stores.ts";
 
@@ -77,5 +78,28 @@ describe.each(STORE_KINDS)("the planner's statistics after ingest runs on %s", (
     expect(await run("F", 60, undefined, queued)).toBe(false);
     expect(await run("G", 20)).toBe(true); // 80
     expect(await analyzedRows()).toBe(355);
+  });
+});
+
+describe.each(STORE_KINDS)("migration 033 on %s", (kind) => {
+  let store: TestStore;
+  beforeAll(async () => {
+    store = await openTestStore(kind, `planner_statistics_upgrade_${kind}`, "032");
+  });
+  afterAll(() => store?.dispose());
+
+  it("counts the runs finished before it as refreshed, and a run still queued as not yet", async () => {
+    const finished = (await ingestInline(store.db, [law("H", 3)])).runId;
+    const { rows } = await store.db.query<{ id: number }>(
+      "INSERT INTO ingest_runs (source, status) VALUES ('canonical', 'queued') RETURNING id",
+    );
+    await migrate(store.db);
+    const { rows: runs } = await store.db.query<{ id: number; analyzed: boolean }>(
+      "SELECT id, analyzed_at IS NOT NULL AS analyzed FROM ingest_runs ORDER BY id",
+    );
+    expect(runs).toEqual([
+      { id: finished, analyzed: true },
+      { id: rows[0]!.id, analyzed: false },
+    ]);
   });
 });

@@ -10,10 +10,11 @@
 -- summaries.
 --
 -- ingest_runs.analyzed_at: when the run refreshed the statistics (NULL: it did not need to).
--- Runs before this migration all did.
+-- The runs finished before this migration all did; one still queued or running has not yet, and
+-- must be counted when it writes.
 
 ALTER TABLE ingest_runs ADD COLUMN analyzed_at timestamptz;
-UPDATE ingest_runs SET analyzed_at = coalesce(finished_at, started_at);
+UPDATE ingest_runs SET analyzed_at = finished_at WHERE finished_at IS NOT NULL;
 
 -- The provisions written since the last refresh: by the runs that did not refresh and had not
 -- finished when it ran (still running, queued, or finished since), as their summaries count them:
